@@ -1,0 +1,243 @@
+#include "httprequestparser.h"
+
+namespace switchyard::http {
+
+namespace {
+
+bool isTokenChar(char c)
+{
+    // RFC 9110 tchar
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
+    case '.': case '^': case '_': case '`': case '|': case '~':
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isValidFieldValue(QByteArrayView v)
+{
+    for (char c : v) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t') || u == 0x7f)
+            return false;
+    }
+    return true;
+}
+
+bool parseContentLength(QByteArrayView v, qsizetype &out)
+{
+    if (v.isEmpty() || v.size() > 18)
+        return false;
+    qsizetype n = 0;
+    for (char c : v) {
+        if (c < '0' || c > '9')
+            return false;
+        n = n * 10 + (c - '0');
+    }
+    out = n;
+    return true;
+}
+
+} // namespace
+
+RequestParser::Status RequestParser::fail(int status, QByteArray message)
+{
+    m_state = State::Failed;
+    m_error = {status, std::move(message)};
+    return Status::Error;
+}
+
+Request RequestParser::takeRequest()
+{
+    Request r = std::move(m_request);
+    m_request = Request();
+    return r;
+}
+
+RequestParser::Status RequestParser::parse(QByteArray &buffer)
+{
+    for (;;) {
+        switch (m_state) {
+        case State::Failed:
+            return Status::Error;
+        case State::Head: {
+            // Tolerate stray CRLFs between pipelined requests (RFC 9112 §2.2).
+            if (m_scanFrom == 0) {
+                qsizetype lead = 0;
+                while (lead + 1 < buffer.size() && buffer[lead] == '\r' && buffer[lead + 1] == '\n')
+                    lead += 2;
+                if (lead > 0)
+                    buffer.remove(0, lead);
+            }
+            const qsizetype from = std::max<qsizetype>(0, m_scanFrom - 3);
+            const qsizetype end = buffer.indexOf("\r\n\r\n", from);
+            if (end < 0) {
+                if (buffer.size() > m_limits.maxHeaderBytes)
+                    return fail(431, "request header block exceeds the limit");
+                m_scanFrom = buffer.size();
+                return Status::NeedMore;
+            }
+            if (end + 4 > m_limits.maxHeaderBytes)
+                return fail(431, "request header block exceeds the limit");
+            m_scanFrom = 0;
+            const Status s = parseHead(buffer, end);
+            if (s != Status::NeedMore)
+                return s;
+            break;
+        }
+        case State::FixedBody: {
+            const qsizetype take = std::min(m_bodyRemaining, buffer.size());
+            m_request.body.append(buffer.constData(), take);
+            buffer.remove(0, take);
+            m_bodyRemaining -= take;
+            if (m_bodyRemaining > 0)
+                return Status::NeedMore;
+            m_state = State::Head;
+            return Status::Complete;
+        }
+        case State::ChunkedBody: {
+            qsizetype consumed = 0;
+            bool tooLarge = false;
+            const auto r = m_chunked.feed(buffer, consumed, [&](QByteArrayView piece) {
+                if (m_request.body.size() + piece.size() > m_limits.maxBodyBytes)
+                    tooLarge = true;
+                else
+                    m_request.body.append(piece);
+            });
+            buffer.remove(0, consumed);
+            if (tooLarge)
+                return fail(413, "request body exceeds the limit");
+            if (r == ChunkedDecoder::Result::Error)
+                return fail(400, QByteArray("invalid chunked body: ").append(m_chunked.errorString()));
+            if (r == ChunkedDecoder::Result::NeedMore)
+                return Status::NeedMore;
+            m_state = State::Head;
+            return Status::Complete;
+        }
+        }
+    }
+}
+
+RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype headEnd)
+{
+    const QByteArrayView head(buffer.constData(), headEnd);
+    m_request = Request();
+
+    // Request line: METHOD SP target SP HTTP/1.x
+    qsizetype lineEnd = head.indexOf("\r\n");
+    if (lineEnd < 0)
+        lineEnd = head.size();
+    const QByteArrayView line = head.first(lineEnd);
+    const qsizetype sp1 = line.indexOf(' ');
+    const qsizetype sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
+    if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0)
+        return fail(400, "malformed request line");
+    const QByteArrayView method = line.first(sp1);
+    const QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
+    const QByteArrayView version = line.sliced(sp2 + 1);
+    for (char c : method) {
+        if (!isTokenChar(c))
+            return fail(400, "malformed request method");
+    }
+    if (target.isEmpty() || !isValidFieldValue(target) || target.contains(' '))
+        return fail(400, "malformed request target");
+    if (version == "HTTP/1.1")
+        m_request.versionMinor = 1;
+    else if (version == "HTTP/1.0")
+        m_request.versionMinor = 0;
+    else if (version.startsWith("HTTP/"))
+        return fail(505, "only HTTP/1.0 and HTTP/1.1 are supported");
+    else
+        return fail(400, "malformed HTTP version");
+    m_request.method = method.toByteArray();
+    m_request.target = target.toByteArray();
+    const qsizetype q = target.indexOf('?');
+    m_request.path = (q < 0 ? target : target.first(q)).toByteArray();
+
+    // Header fields.
+    qsizetype pos = lineEnd + 2;
+    bool haveLength = false;
+    qsizetype contentLength = 0;
+    bool chunked = false;
+    bool haveTransferEncoding = false;
+    while (pos < head.size()) {
+        qsizetype e = head.indexOf("\r\n", pos);
+        if (e < 0)
+            e = head.size();
+        const QByteArrayView field = head.sliced(pos, e - pos);
+        pos = e + 2;
+        if (field.isEmpty())
+            continue;
+        if (field[0] == ' ' || field[0] == '\t')
+            return fail(400, "obsolete header line folding is not accepted");
+        const qsizetype colon = field.indexOf(':');
+        if (colon <= 0)
+            return fail(400, "malformed header field");
+        const QByteArrayView name = field.first(colon);
+        for (char c : name) {
+            if (!isTokenChar(c))
+                return fail(400, "malformed header field name");
+        }
+        const QByteArrayView value = field.sliced(colon + 1).trimmed();
+        if (!isValidFieldValue(value))
+            return fail(400, "invalid character in header field value");
+        Header h{name.toByteArray().toLower(), value.toByteArray()};
+
+        if (h.name == "content-length") {
+            qsizetype n = 0;
+            if (!parseContentLength(h.value, n))
+                return fail(400, "invalid Content-Length");
+            if (haveLength && n != contentLength)
+                return fail(400, "conflicting Content-Length headers");
+            haveLength = true;
+            contentLength = n;
+        } else if (h.name == "transfer-encoding") {
+            if (haveTransferEncoding)
+                return fail(400, "repeated Transfer-Encoding header");
+            haveTransferEncoding = true;
+            if (h.value.compare("chunked", Qt::CaseInsensitive) != 0)
+                return fail(h.value.toLower().endsWith("chunked") ? 400 : 501,
+                            "only Transfer-Encoding: chunked is supported");
+            chunked = true;
+        } else if (h.name == "host") {
+            if (hasHeader(m_request.headers, "host"))
+                return fail(400, "repeated Host header");
+        }
+        m_request.headers.push_back(std::move(h));
+    }
+    if (haveTransferEncoding && haveLength)
+        return fail(400, "Content-Length together with Transfer-Encoding is not accepted");
+    if (m_request.versionMinor == 1 && !hasHeader(m_request.headers, "host"))
+        return fail(400, "missing Host header");
+
+    const QByteArrayView connection = m_request.header("connection");
+    if (m_request.versionMinor == 1)
+        m_request.keepAlive = !headerListContains(connection, "close");
+    else
+        m_request.keepAlive = headerListContains(connection, "keep-alive");
+    m_request.expectContinue = m_request.header("expect").compare("100-continue", Qt::CaseInsensitive) == 0;
+
+    buffer.remove(0, headEnd + 4);
+
+    if (chunked) {
+        m_chunked.reset();
+        m_state = State::ChunkedBody;
+        return Status::NeedMore; // the caller's loop continues into the body
+    }
+    if (contentLength > m_limits.maxBodyBytes)
+        return fail(413, "request body exceeds the limit");
+    if (contentLength > 0) {
+        // Reserve only a little up front: a client announcing 32 MiB must send it before we hold it.
+        m_request.body.reserve(std::min<qsizetype>(contentLength, 256 * 1024));
+        m_bodyRemaining = contentLength;
+        m_state = State::FixedBody;
+        return Status::NeedMore;
+    }
+    return Status::Complete;
+}
+
+} // namespace switchyard::http

@@ -1,0 +1,85 @@
+#include "httpresponseparser.h"
+
+namespace switchyard::http {
+
+ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
+{
+    for (;;) {
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (buffer.size() > MaxHeaderBytes)
+                return fail("response header block too large");
+            return Status::NeedMore;
+        }
+        if (end + 4 > MaxHeaderBytes)
+            return fail("response header block too large");
+        const QByteArrayView head(buffer.constData(), end);
+        qsizetype lineEnd = head.indexOf("\r\n");
+        if (lineEnd < 0)
+            lineEnd = head.size();
+        const QByteArrayView line = head.first(lineEnd);
+        // HTTP/1.x SP 3DIGIT [SP reason]
+        if (line.size() < 12 || !line.startsWith("HTTP/1.") || line[8] != ' ')
+            return fail("malformed status line");
+        int status = 0;
+        for (int i = 9; i < 12; ++i) {
+            if (line[i] < '0' || line[i] > '9')
+                return fail("malformed status code");
+            status = status * 10 + (line[i] - '0');
+        }
+        const bool http10 = line[7] == '0';
+        m_status = status;
+        m_reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();
+        m_headers.clear();
+        qsizetype pos = lineEnd + 2;
+        while (pos < head.size()) {
+            qsizetype e = head.indexOf("\r\n", pos);
+            if (e < 0)
+                e = head.size();
+            const QByteArrayView field = head.sliced(pos, e - pos);
+            pos = e + 2;
+            const qsizetype colon = field.indexOf(':');
+            if (colon <= 0)
+                return fail("malformed response header");
+            m_headers.push_back({field.first(colon).trimmed().toByteArray().toLower(),
+                                 field.sliced(colon + 1).trimmed().toByteArray()});
+        }
+        buffer.remove(0, end + 4);
+        if (status >= 100 && status < 200)
+            continue; // interim response: the real one follows
+
+        const QByteArrayView connection = header("connection");
+        m_keepAlive = http10 ? headerListContains(connection, "keep-alive")
+                             : !headerListContains(connection, "close");
+        if (m_headRequest || status == 204 || status == 304) {
+            m_framing = Framing::None;
+            return Status::BodyComplete;
+        }
+        const QByteArrayView te = header("transfer-encoding");
+        if (!te.isEmpty()) {
+            if (!headerListContains(te, "chunked"))
+                return fail("unsupported response Transfer-Encoding");
+            m_framing = Framing::Chunked;
+            return Status::HeadComplete;
+        }
+        const QByteArrayView cl = header("content-length");
+        if (!cl.isEmpty()) {
+            bool ok = false;
+            const qlonglong n = cl.toLongLong(&ok);
+            if (!ok || n < 0)
+                return fail("invalid response Content-Length");
+            m_remaining = qsizetype(n);
+            m_framing = Framing::Length;
+            if (n == 0) {
+                m_framing = Framing::None;
+                return Status::BodyComplete;
+            }
+            return Status::HeadComplete;
+        }
+        m_framing = Framing::UntilClose;
+        m_keepAlive = false;
+        return Status::HeadComplete;
+    }
+}
+
+} // namespace switchyard::http

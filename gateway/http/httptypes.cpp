@@ -1,0 +1,69 @@
+#include "httptypes.h"
+
+namespace switchyard::http {
+
+QByteArrayView headerValue(const Headers &headers, QByteArrayView lowerName)
+{
+    for (const Header &h : headers) {
+        if (h.name == lowerName)
+            return h.value;
+    }
+    return {};
+}
+
+bool hasHeader(const Headers &headers, QByteArrayView lowerName)
+{
+    for (const Header &h : headers) {
+        if (h.name == lowerName)
+            return true;
+    }
+    return false;
+}
+
+bool headerListContains(QByteArrayView value, QByteArrayView token)
+{
+    qsizetype start = 0;
+    while (start <= value.size()) {
+        qsizetype end = value.indexOf(',', start);
+        if (end < 0)
+            end = value.size();
+        const QByteArrayView item = value.sliced(start, end - start).trimmed();
+        if (item.compare(token, Qt::CaseInsensitive) == 0)
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+const char *reasonPhrase(int status)
+{
+    switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+    }
+}
+
+} // namespace switchyard::http

@@ -1,0 +1,42 @@
+#pragma once
+
+// Plain HTTP/1.1 message types shared by the server side (client requests) and the upstream side
+// (node responses). Header names are stored lower-cased so lookups need no case folding.
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <vector>
+
+namespace switchyard::http {
+
+struct Header
+{
+    QByteArray name;  // lower-case
+    QByteArray value; // trimmed
+};
+
+using Headers = std::vector<Header>;
+
+// First value of a header, or an empty view when absent.
+QByteArrayView headerValue(const Headers &headers, QByteArrayView lowerName);
+bool hasHeader(const Headers &headers, QByteArrayView lowerName);
+// True when a comma-separated header (Connection, Transfer-Encoding) lists token, case-insensitively.
+bool headerListContains(QByteArrayView value, QByteArrayView token);
+
+struct Request
+{
+    QByteArray method;
+    QByteArray target; // as sent, e.g. "/v1/models?x=1"
+    QByteArray path;   // target without the query
+    int versionMinor = 1;
+    Headers headers;
+    QByteArray body;
+    bool keepAlive = true;
+    bool expectContinue = false;
+
+    QByteArrayView header(QByteArrayView lowerName) const { return headerValue(headers, lowerName); }
+};
+
+const char *reasonPhrase(int status);
+
+} // namespace switchyard::http

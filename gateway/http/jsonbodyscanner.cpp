@@ -1,0 +1,429 @@
+#include "jsonbodyscanner.h"
+
+namespace switchyard::http {
+
+namespace {
+
+class Scanner
+{
+public:
+    explicit Scanner(QByteArrayView s) : m_s(s) {}
+
+    ScannedBody run()
+    {
+        skipWs();
+        if (m_pos < m_s.size() && m_s[m_pos] == '{') {
+            m_out.isObject = true;
+            if (!topObject())
+                return std::move(m_out);
+        } else if (!value(0)) {
+            return std::move(m_out);
+        }
+        skipWs();
+        if (m_pos != m_s.size()) {
+            fail("unexpected data after the JSON value");
+            return std::move(m_out);
+        }
+        m_out.valid = true;
+        return std::move(m_out);
+    }
+
+private:
+    bool fail(const char *why)
+    {
+        if (m_out.error.isEmpty()) {
+            m_out.error = why;
+            m_out.errorOffset = m_pos;
+        }
+        return false;
+    }
+    void skipWs()
+    {
+        while (m_pos < m_s.size()) {
+            const char c = m_s[m_pos];
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                break;
+            ++m_pos;
+        }
+    }
+    bool literal(QByteArrayView word)
+    {
+        if (m_s.sliced(m_pos).startsWith(word)) {
+            m_pos += word.size();
+            return true;
+        }
+        return fail("invalid literal");
+    }
+
+    // Parses a string at m_pos; when out is given, stores its decoded UTF-8 value.
+    bool string(QByteArray *out)
+    {
+        if (m_pos >= m_s.size() || m_s[m_pos] != '"')
+            return fail("expected a string");
+        ++m_pos;
+        const qsizetype start = m_pos;
+        bool plain = true;
+        while (m_pos < m_s.size()) {
+            const char c = m_s[m_pos];
+            if (c == '"') {
+                if (out && plain)
+                    *out = m_s.sliced(start, m_pos - start).toByteArray();
+                ++m_pos;
+                return true;
+            }
+            if (static_cast<unsigned char>(c) < 0x20)
+                return fail("control character in string");
+            if (c == '\\') {
+                if (plain && out)
+                    *out = m_s.sliced(start, m_pos - start).toByteArray();
+                plain = false;
+                if (++m_pos >= m_s.size())
+                    break;
+                const char e = m_s[m_pos];
+                char decoded = 0;
+                switch (e) {
+                case '"': decoded = '"'; break;
+                case '\\': decoded = '\\'; break;
+                case '/': decoded = '/'; break;
+                case 'b': decoded = '\b'; break;
+                case 'f': decoded = '\f'; break;
+                case 'n': decoded = '\n'; break;
+                case 'r': decoded = '\r'; break;
+                case 't': decoded = '\t'; break;
+                case 'u': {
+                    if (m_pos + 4 >= m_s.size())
+                        return fail("truncated \\u escape");
+                    uint cp = 0;
+                    for (int i = 1; i <= 4; ++i) {
+                        const char h = m_s[m_pos + i];
+                        cp <<= 4;
+                        if (h >= '0' && h <= '9')
+                            cp |= uint(h - '0');
+                        else if (h >= 'a' && h <= 'f')
+                            cp |= uint(h - 'a' + 10);
+                        else if (h >= 'A' && h <= 'F')
+                            cp |= uint(h - 'A' + 10);
+                        else
+                            return fail("invalid \\u escape");
+                    }
+                    m_pos += 4;
+                    if (out) {
+                        // Surrogate pairs are kept as two code units' worth of UTF-8 replacement:
+                        // model names never contain them, and this keeps the scanner simple.
+                        const QString ch = (cp >= 0xD800 && cp <= 0xDFFF) ? QString(QChar(0xFFFD))
+                                                                          : QString(QChar(char16_t(cp)));
+                        out->append(ch.toUtf8());
+                    }
+                    ++m_pos;
+                    continue;
+                }
+                default:
+                    return fail("invalid escape in string");
+                }
+                if (out)
+                    out->append(decoded);
+                ++m_pos;
+                continue;
+            }
+            if (!plain && out)
+                out->append(c);
+            ++m_pos;
+        }
+        return fail("unterminated string");
+    }
+
+    bool number()
+    {
+        const qsizetype start = m_pos;
+        if (m_pos < m_s.size() && m_s[m_pos] == '-')
+            ++m_pos;
+        if (m_pos >= m_s.size())
+            return fail("invalid number");
+        if (m_s[m_pos] == '0') {
+            ++m_pos;
+        } else if (m_s[m_pos] >= '1' && m_s[m_pos] <= '9') {
+            while (m_pos < m_s.size() && m_s[m_pos] >= '0' && m_s[m_pos] <= '9')
+                ++m_pos;
+        } else {
+            return fail("invalid number");
+        }
+        if (m_pos < m_s.size() && m_s[m_pos] == '.') {
+            ++m_pos;
+            const qsizetype digits = m_pos;
+            while (m_pos < m_s.size() && m_s[m_pos] >= '0' && m_s[m_pos] <= '9')
+                ++m_pos;
+            if (m_pos == digits)
+                return fail("invalid number");
+        }
+        if (m_pos < m_s.size() && (m_s[m_pos] == 'e' || m_s[m_pos] == 'E')) {
+            ++m_pos;
+            if (m_pos < m_s.size() && (m_s[m_pos] == '+' || m_s[m_pos] == '-'))
+                ++m_pos;
+            const qsizetype digits = m_pos;
+            while (m_pos < m_s.size() && m_s[m_pos] >= '0' && m_s[m_pos] <= '9')
+                ++m_pos;
+            if (m_pos == digits)
+                return fail("invalid number");
+        }
+        return m_pos > start;
+    }
+
+    bool value(int depth)
+    {
+        if (depth > MaxJsonDepth)
+            return fail("JSON nested too deeply");
+        skipWs();
+        if (m_pos >= m_s.size())
+            return fail("unexpected end of JSON");
+        switch (m_s[m_pos]) {
+        case '{': {
+            ++m_pos;
+            skipWs();
+            if (m_pos < m_s.size() && m_s[m_pos] == '}') {
+                ++m_pos;
+                return true;
+            }
+            for (;;) {
+                skipWs();
+                if (!string(nullptr))
+                    return false;
+                skipWs();
+                if (m_pos >= m_s.size() || m_s[m_pos] != ':')
+                    return fail("expected ':' after object key");
+                ++m_pos;
+                if (!value(depth + 1))
+                    return false;
+                skipWs();
+                if (m_pos < m_s.size() && m_s[m_pos] == ',') {
+                    ++m_pos;
+                    continue;
+                }
+                if (m_pos < m_s.size() && m_s[m_pos] == '}') {
+                    ++m_pos;
+                    return true;
+                }
+                return fail("expected ',' or '}' in object");
+            }
+        }
+        case '[': {
+            ++m_pos;
+            skipWs();
+            if (m_pos < m_s.size() && m_s[m_pos] == ']') {
+                ++m_pos;
+                return true;
+            }
+            for (;;) {
+                if (!value(depth + 1))
+                    return false;
+                skipWs();
+                if (m_pos < m_s.size() && m_s[m_pos] == ',') {
+                    ++m_pos;
+                    continue;
+                }
+                if (m_pos < m_s.size() && m_s[m_pos] == ']') {
+                    ++m_pos;
+                    return true;
+                }
+                return fail("expected ',' or ']' in array");
+            }
+        }
+        case '"':
+            return string(nullptr);
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            return number();
+        }
+    }
+
+    // The top-level object, remembering the members the gateway needs.
+    bool topObject()
+    {
+        ++m_pos; // '{'
+        skipWs();
+        if (m_pos < m_s.size() && m_s[m_pos] == '}') {
+            ++m_pos;
+            return true;
+        }
+        qsizetype prevValueEnd = -1; // end of the previous member's value (for deleting with its comma)
+        for (;;) {
+            skipWs();
+            const qsizetype memberStart = m_pos;
+            QByteArray key;
+            if (!string(&key))
+                return false;
+            skipWs();
+            if (m_pos >= m_s.size() || m_s[m_pos] != ':')
+                return fail("expected ':' after object key");
+            ++m_pos;
+            skipWs();
+            const qsizetype valueStart = m_pos;
+            bool ok = true;
+            if (key == "model" && m_pos < m_s.size() && m_s[m_pos] == '"') {
+                QByteArray v;
+                ok = string(&v);
+                m_out.model = v;
+                m_out.modelPresentButNotString = false;
+                m_out.modelValue = {valueStart, m_pos};
+            } else if (key == "fallbacks") {
+                ok = fallbacks();
+            } else if (key == "stream") {
+                ok = value(1);
+                m_out.stream = m_s.sliced(valueStart, m_pos - valueStart) == "true";
+            } else if (key == "stream_options") {
+                ok = value(1);
+                const QByteArrayView v = m_s.sliced(valueStart, m_pos - valueStart);
+                // Only a flat {"include_usage": true} matters here; a loose match is enough for stats.
+                const qsizetype k = v.indexOf("\"include_usage\"");
+                if (k >= 0) {
+                    QByteArrayView rest = v.sliced(k + 15).trimmed();
+                    if (rest.startsWith(':'))
+                        m_out.includeUsage = rest.sliced(1).trimmed().startsWith("true");
+                }
+            } else {
+                if (key == "model") {
+                    m_out.model.reset();
+                    m_out.modelPresentButNotString = true;
+                }
+                ok = value(1);
+            }
+            if (!ok)
+                return false;
+            const qsizetype valueEnd = m_pos;
+            skipWs();
+            const bool more = m_pos < m_s.size() && m_s[m_pos] == ',';
+            if (key == "fallbacks") {
+                if (more) // delete up to the next member's key
+                    m_out.fallbacksMember = {memberStart, -2};
+                else if (prevValueEnd >= 0) // last member: delete the comma before it
+                    m_out.fallbacksMember = {prevValueEnd, valueEnd};
+                else
+                    m_out.fallbacksMember = {memberStart, valueEnd};
+            }
+            if (more) {
+                ++m_pos;
+                skipWs();
+                if (m_out.fallbacksMember.end == -2)
+                    m_out.fallbacksMember.end = m_pos;
+                prevValueEnd = valueEnd;
+                continue;
+            }
+            if (m_pos < m_s.size() && m_s[m_pos] == '}') {
+                ++m_pos;
+                return true;
+            }
+            return fail("expected ',' or '}' in object");
+        }
+    }
+
+    bool fallbacks()
+    {
+        m_out.fallbacks.clear();
+        m_out.fallbacksInvalid = false;
+        if (m_pos >= m_s.size() || m_s[m_pos] != '[') {
+            m_out.fallbacksInvalid = true;
+            return value(1);
+        }
+        ++m_pos;
+        skipWs();
+        if (m_pos < m_s.size() && m_s[m_pos] == ']') {
+            ++m_pos;
+            return true;
+        }
+        for (;;) {
+            skipWs();
+            if (m_pos < m_s.size() && m_s[m_pos] == '"') {
+                QByteArray v;
+                if (!string(&v))
+                    return false;
+                m_out.fallbacks.append(v);
+            } else {
+                m_out.fallbacksInvalid = true;
+                if (!value(2))
+                    return false;
+            }
+            skipWs();
+            if (m_pos < m_s.size() && m_s[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (m_pos < m_s.size() && m_s[m_pos] == ']') {
+                ++m_pos;
+                return true;
+            }
+            return fail("expected ',' or ']' in array");
+        }
+    }
+
+    QByteArrayView m_s;
+    qsizetype m_pos = 0;
+    ScannedBody m_out;
+};
+
+} // namespace
+
+ScannedBody scanRequestBody(QByteArrayView body)
+{
+    return Scanner(body).run();
+}
+
+QByteArray jsonQuote(QByteArrayView text)
+{
+    QByteArray out;
+    out.reserve(text.size() + 2);
+    out.append('"');
+    for (char c : text) {
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                out.append("\\u00");
+                out.append(hex[(c >> 4) & 0xf]);
+                out.append(hex[c & 0xf]);
+            } else {
+                out.append(c);
+            }
+        }
+    }
+    out.append('"');
+    return out;
+}
+
+QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel)
+{
+    struct Edit
+    {
+        Span span;
+        QByteArray replacement;
+    };
+    Edit edits[2];
+    int n = 0;
+    if (scan.modelValue.isValid())
+        edits[n++] = {scan.modelValue, jsonQuote(newModel)};
+    if (scan.fallbacksMember.isValid())
+        edits[n++] = {scan.fallbacksMember, QByteArray()};
+    if (n == 2 && edits[1].span.begin < edits[0].span.begin)
+        std::swap(edits[0], edits[1]);
+
+    QByteArray out;
+    out.reserve(body.size() + newModel.size() + 2);
+    qsizetype pos = 0;
+    for (int i = 0; i < n; ++i) {
+        out.append(body.sliced(pos, edits[i].span.begin - pos));
+        out.append(edits[i].replacement);
+        pos = edits[i].span.end;
+    }
+    out.append(body.sliced(pos));
+    return out;
+}
+
+} // namespace switchyard::http

@@ -1,0 +1,50 @@
+#pragma once
+
+// Validates a JSON request body and finds the few top-level fields the gateway acts on (`model`,
+// `fallbacks`, `stream`) without building a DOM. The body is forwarded as the client sent it except for
+// the bytes of those fields: the model value is replaced and `fallbacks` removed by splicing (see
+// rewriteBody), so every other field passes through byte for byte and nothing is re-serialised.
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QList>
+#include <optional>
+
+namespace switchyard::http {
+
+struct Span
+{
+    qsizetype begin = -1;
+    qsizetype end = -1; // one past the last byte
+    bool isValid() const { return begin >= 0; }
+};
+
+struct ScannedBody
+{
+    bool valid = false;
+    QByteArray error;        // why the body is not acceptable JSON (valid == false)
+    qsizetype errorOffset = -1;
+
+    bool isObject = false;
+    std::optional<QByteArray> model; // decoded string value, if `model` is a string
+    bool modelPresentButNotString = false;
+    Span modelValue;                 // the value's bytes, quotes included
+    QList<QByteArray> fallbacks;
+    bool fallbacksInvalid = false;   // present but not an array of strings
+    Span fallbacksMember;            // the whole member to delete, with one adjoining comma
+    bool stream = false;             // `stream: true`
+    bool includeUsage = false;       // `stream_options: {"include_usage": true}`
+};
+
+// Maximum nesting accepted; deeper documents are rejected rather than risking the stack.
+constexpr int MaxJsonDepth = 128;
+
+ScannedBody scanRequestBody(QByteArrayView body);
+
+// The body with `model` replaced by newModel (a JSON string is written) and `fallbacks` removed.
+QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel);
+
+// Quotes and escapes text as a JSON string.
+QByteArray jsonQuote(QByteArrayView text);
+
+} // namespace switchyard::http

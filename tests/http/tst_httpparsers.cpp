@@ -1,0 +1,173 @@
+// HTTP/1.1 request and response parsing, chunked decoding, and the request-body scanner.
+#include "http/httprequestparser.h"
+#include "http/httpresponseparser.h"
+#include "http/jsonbodyscanner.h"
+
+#include <QTest>
+
+using namespace switchyard::http;
+
+class TestHttpParsers final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesSimpleRequest()
+    {
+        RequestParser p;
+        QByteArray buf("POST /v1/chat/completions?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n"
+                       "Content-Type: application/json\r\n\r\n{}");
+        QCOMPARE(p.parse(buf), RequestParser::Status::Complete);
+        const Request r = p.takeRequest();
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(r.body, QByteArray("{}"));
+        QCOMPARE(r.header("content-type"), QByteArrayView("application/json"));
+        QVERIFY(r.keepAlive);
+        QVERIFY(buf.isEmpty());
+    }
+
+    void parsesByteByByteAndPipelined()
+    {
+        const QByteArray two("GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+                             "POST /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                             "3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: y\r\n\r\n");
+        RequestParser p;
+        QByteArray buf;
+        QList<Request> got;
+        for (char c : two) {
+            buf.append(c);
+            while (true) {
+                const auto s = p.parse(buf);
+                QVERIFY(s != RequestParser::Status::Error);
+                if (s != RequestParser::Status::Complete)
+                    break;
+                got.append(p.takeRequest());
+            }
+        }
+        QCOMPARE(got.size(), 2);
+        QCOMPARE(got[0].path, QByteArray("/a"));
+        QCOMPARE(got[1].body, QByteArray("abcde"));
+    }
+
+    void rejectsHostileFraming_data()
+    {
+        QTest::addColumn<QByteArray>("raw");
+        QTest::addColumn<int>("status");
+        QTest::newRow("cl+te") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                                             "Transfer-Encoding: chunked\r\n\r\n") << 400;
+        QTest::newRow("dup-cl") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                                              "Content-Length: 4\r\n\r\n") << 400;
+        QTest::newRow("te-gzip") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
+                                 << 501;
+        QTest::newRow("te-chunked-twice")
+            << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n") << 400;
+        QTest::newRow("folding") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n  c\r\n\r\n") << 400;
+        QTest::newRow("no-host") << QByteArray("GET / HTTP/1.1\r\n\r\n") << 400;
+        QTest::newRow("bad-cl") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n") << 400;
+        QTest::newRow("http2") << QByteArray("GET / HTTP/2.0\r\nHost: x\r\n\r\n") << 505;
+        QTest::newRow("bad-chunk") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                                 "zz\r\n") << 400;
+        QTest::newRow("body-too-large")
+            << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n") << 413;
+    }
+    void rejectsHostileFraming()
+    {
+        QFETCH(QByteArray, raw);
+        QFETCH(int, status);
+        RequestParser p;
+        QCOMPARE(p.parse(raw), RequestParser::Status::Error);
+        QCOMPARE(p.error().status, status);
+    }
+
+    void enforcesHeaderLimitAsBytesArrive()
+    {
+        RequestParser p({1024, 1024});
+        QByteArray buf("GET / HTTP/1.1\r\nHost: x\r\nX: ");
+        buf.append(QByteArray(2000, 'a'));
+        QCOMPARE(p.parse(buf), RequestParser::Status::Error);
+        QCOMPARE(p.error().status, 431);
+    }
+
+    void chunkedBodyLimit()
+    {
+        RequestParser p({1024, 4});
+        QByteArray buf("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n0\r\n\r\n");
+        QCOMPARE(p.parse(buf), RequestParser::Status::Error);
+        QCOMPARE(p.error().status, 413);
+    }
+
+    void parsesResponsesOfEachFraming()
+    {
+        ResponseParser p;
+        QByteArray buf("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n"
+                       "Content-Type: text/event-stream\r\n\r\n5\r\ndata:\r\n0\r\n\r\n");
+        QCOMPARE(p.parseHead(buf), ResponseParser::Status::HeadComplete);
+        QCOMPARE(p.status(), 200);
+        QCOMPARE(p.framing(), ResponseParser::Framing::Chunked);
+        QByteArray body;
+        qsizetype used = 0;
+        QCOMPARE(p.feedBody(buf, used, [&](QByteArrayView v) { body.append(v); }),
+                 ResponseParser::Status::BodyComplete);
+        QCOMPARE(body, QByteArray("data:"));
+
+        p.reset();
+        QByteArray b2("HTTP/1.0 503 Service Unavailable\r\nContent-Length: 3\r\n\r\nabc");
+        QCOMPARE(p.parseHead(b2), ResponseParser::Status::HeadComplete);
+        QCOMPARE(p.status(), 503);
+        QVERIFY(!p.keepAlive());
+        body.clear();
+        QCOMPARE(p.feedBody(b2, used, [&](QByteArrayView v) { body.append(v); }),
+                 ResponseParser::Status::BodyComplete);
+        QCOMPARE(body, QByteArray("abc"));
+
+        p.reset();
+        QByteArray b3("HTTP/1.1 200 OK\r\nContent-Type: x\r\n\r\n");
+        QCOMPARE(p.parseHead(b3), ResponseParser::Status::HeadComplete);
+        QCOMPARE(p.framing(), ResponseParser::Framing::UntilClose);
+        QVERIFY(p.finishOnClose());
+    }
+
+    void scansAndRewritesBody()
+    {
+        const QByteArray body(R"({"model": "vllm-server1/nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
+                              R"( "fallbacks": ["vllm-server2/nemotron"], "stream": true, "temperature": 0.5e-1})");
+        const ScannedBody s = scanRequestBody(body);
+        QVERIFY2(s.valid, s.error.constData());
+        QCOMPARE(*s.model, QByteArray("vllm-server1/nemotron"));
+        QCOMPARE(s.fallbacks, QList<QByteArray>{"vllm-server2/nemotron"});
+        QVERIFY(s.stream);
+        const QByteArray out = rewriteBody(body, s, "nemotron");
+        QCOMPARE(out, QByteArray(R"({"model": "nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
+                                 R"( "stream": true, "temperature": 0.5e-1})"));
+        // Fallbacks as the last member: the comma before it goes.
+        const QByteArray last(R"({"model":"m","fallbacks":["a/b"]})");
+        const ScannedBody s2 = scanRequestBody(last);
+        QVERIFY(s2.valid);
+        QCOMPARE(rewriteBody(last, s2, "n"), QByteArray(R"({"model":"n"})"));
+        // Escaped model names are decoded.
+        const ScannedBody s3 = scanRequestBody(R"({"model":"a\/b\u0041"})");
+        QCOMPARE(*s3.model, QByteArray("a/bA"));
+    }
+
+    void rejectsInvalidJson_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("trailing-comma") << QByteArray(R"({"model":"m",})");
+        QTest::newRow("unterminated") << QByteArray("{\"model\":\"m");
+        QTest::newRow("garbage-after") << QByteArray(R"({"model":"m"} x)");
+        QTest::newRow("bad-number") << QByteArray(R"({"n": 01})");
+        QTest::newRow("empty") << QByteArray("");
+        QTest::newRow("deep") << QByteArray(200, '[');
+    }
+    void rejectsInvalidJson()
+    {
+        QFETCH(QByteArray, body);
+        const ScannedBody s = scanRequestBody(body);
+        QVERIFY(!s.valid);
+        QVERIFY(!s.error.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHttpParsers)
+#include "tst_httpparsers.moc"
