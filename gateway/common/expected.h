@@ -25,7 +25,10 @@ class Expected
 {
 public:
     Expected(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    Expected(Unexpected<E> e) : m_v(std::in_place_index<1>, std::move(e.error)) {}
+    template <typename G>
+    Expected(Unexpected<G> e) : m_v(std::in_place_index<1>, E(std::move(e.error)))
+    {
+    }
 
     bool hasValue() const { return m_v.index() == 0; }
     explicit operator bool() const { return hasValue(); }

@@ -398,6 +398,42 @@ QByteArray jsonQuote(QByteArrayView text)
     return out;
 }
 
+BodyTemplate makeBodyTemplate(QByteArrayView body, const ScannedBody &scan)
+{
+    BodyTemplate t;
+    if (!scan.modelValue.isValid()) {
+        t.before = rewriteBody(body, scan, {});
+        return t;
+    }
+    // Rewrite with a marker-free split: the model span's position shifts only if fallbacks precede it.
+    qsizetype begin = scan.modelValue.begin;
+    qsizetype end = scan.modelValue.end;
+    QByteArray before = body.first(begin).toByteArray();
+    QByteArray after = body.sliced(end).toByteArray();
+    if (scan.fallbacksMember.isValid()) {
+        const Span f = scan.fallbacksMember;
+        if (f.end <= begin)
+            before.remove(f.begin, f.end - f.begin);
+        else
+            after.remove(f.begin - end, f.end - f.begin);
+    }
+    t.before = std::move(before);
+    t.after = std::move(after);
+    t.hasModel = true;
+    return t;
+}
+
+QByteArray BodyTemplate::withModel(QByteArrayView model) const
+{
+    if (!hasModel)
+        return before;
+    const QByteArray quoted = jsonQuote(model);
+    QByteArray out;
+    out.reserve(before.size() + quoted.size() + after.size());
+    out.append(before).append(quoted).append(after);
+    return out;
+}
+
 QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel)
 {
     struct Edit

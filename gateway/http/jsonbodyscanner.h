@@ -41,6 +41,17 @@ constexpr int MaxJsonDepth = 128;
 
 ScannedBody scanRequestBody(QByteArrayView body);
 
+// The body split around the `model` value, `fallbacks` already removed: each attempt's body is
+// before + "model" + after, so trying several nodes with different model names costs one copy each.
+struct BodyTemplate
+{
+    QByteArray before;
+    QByteArray after;
+    bool hasModel = false;
+    QByteArray withModel(QByteArrayView model) const;
+};
+BodyTemplate makeBodyTemplate(QByteArrayView body, const ScannedBody &scan);
+
 // The body with `model` replaced by newModel (a JSON string is written) and `fallbacks` removed.
 QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel);
 

@@ -1,0 +1,78 @@
+#include "commandline.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstdio>
+#include <cstring>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::app {
+
+bool wantsNoDisplay(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char *flag : {"--headless", "--check-config", "--export-bifrost", "--help", "-h", "--version", "-v"}) {
+            if (std::strcmp(argv[i], flag) == 0 || (std::strncmp(argv[i], flag, std::strlen(flag)) == 0 && argv[i][std::strlen(flag)] == '='))
+                return true;
+        }
+    }
+    return false;
+}
+
+ParsedCommandLine parseCommandLine(const QStringList &arguments)
+{
+    ParsedCommandLine out;
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        u"Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.\n"
+        "Without options it opens the panel on the last config, or offers the built-in demo."_s);
+    p.addHelpOption();
+    p.addVersionOption();
+    const QCommandLineOption headless(u"headless"_s, u"Run the gateway without windows (for servers)."_s);
+    const QCommandLineOption demo(u"demo"_s, u"Start two simulated vLLM nodes (vllm-server1/2, nemotron-3-super, 1:1) "
+                                             "and the gateway over them; no config needed."_s);
+    const QCommandLineOption config(u"config"_s, u"Bifrost-compatible config file (JSON)."_s, u"FILE"_s);
+    const QCommandLineOption listen(u"listen"_s, u"Listen address, overriding the config (default 127.0.0.1:8080)."_s,
+                                    u"HOST:PORT"_s);
+    const QCommandLineOption check(u"check-config"_s, u"Validate a config file: print OK or every problem, exit 0 or 2."_s,
+                                   u"FILE"_s);
+    const QCommandLineOption exportBifrost(u"export-bifrost"_s,
+                                           u"Print the config FILE without Switchyard's own section, for Bifrost."_s,
+                                           u"FILE"_s);
+    p.addOptions({headless, demo, config, listen, check, exportBifrost});
+    if (!p.parse(arguments)) {
+        std::fprintf(stderr, "switchyard: %s\nTry --help.\n", qPrintable(p.errorText()));
+        out.exitCode = 2;
+        return out;
+    }
+    if (p.isSet(u"help"_s)) {
+        std::fputs(qPrintable(p.helpText()), stdout);
+        out.exitCode = 0;
+        return out;
+    }
+    if (p.isSet(u"version"_s)) {
+        std::printf("switchyard %s\n", SWITCHYARD_VERSION);
+        out.exitCode = 0;
+        return out;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "switchyard: unexpected argument '%s'\nTry --help.\n", qPrintable(p.positionalArguments().first()));
+        out.exitCode = 2;
+        return out;
+    }
+    Options &o = out.options;
+    o.headless = p.isSet(headless);
+    o.demo = p.isSet(demo);
+    o.configPath = p.value(config);
+    o.listen = p.value(listen);
+    o.checkConfigPath = p.value(check);
+    o.exportBifrostPath = p.value(exportBifrost);
+    if (o.demo && !o.configPath.isEmpty()) {
+        std::fprintf(stderr, "switchyard: --demo and --config exclude each other\n");
+        out.exitCode = 2;
+    }
+    return out;
+}
+
+} // namespace switchyard::app

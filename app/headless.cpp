@@ -1,0 +1,182 @@
+#include "headless.h"
+
+#include "config/configloader.h"
+#include "demofleet.h"
+#include "gateway.h"
+#include "signalwatcher.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QFileSystemWatcher>
+#include <QMutex>
+#include <QTimer>
+#include <cstdio>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::app {
+
+namespace {
+
+void printProblems(const config::ConfigProblems &problems, const QString &source)
+{
+    std::fprintf(stderr, "%s: %lld problem%s\n", qPrintable(source), static_cast<long long>(problems.size()),
+                 problems.size() == 1 ? "" : "s");
+    for (const config::ConfigProblem &p : problems)
+        std::fprintf(stderr, "  %s\n", qPrintable(p.toString()));
+}
+
+bool applyListenOverride(config::GatewayConfig &cfg, const QString &listen)
+{
+    if (listen.isEmpty())
+        return true;
+    const auto addr = config::parseListenAddress(listen);
+    if (!addr) {
+        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(addr.error()));
+        return false;
+    }
+    cfg.settings.listenHost = addr->host;
+    cfg.settings.listenPort = addr->port;
+    return true;
+}
+
+void logLine(const QString &text)
+{
+    static QMutex mutex; // worker threads log concurrently; keep lines whole
+    const QByteArray line = (QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) % u' ' % text % u'\n').toUtf8();
+    QMutexLocker lock(&mutex);
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    std::fflush(stderr);
+}
+
+} // namespace
+
+int checkConfig(const QString &path)
+{
+    const auto cfg = config::loadConfigFile(path);
+    if (!cfg) {
+        printProblems(cfg.error(), path);
+        return 2;
+    }
+    std::printf("OK\n");
+    return 0;
+}
+
+int exportBifrost(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+        return 2;
+    }
+    const auto out = config::exportBifrostConfig(f.readAll());
+    if (!out) {
+        printProblems(out.error(), path);
+        return 2;
+    }
+    std::fwrite(out->constData(), 1, size_t(out->size()), stdout);
+    std::printf("\n");
+    return 0;
+}
+
+int runHeadless(const Options &options)
+{
+    DemoFleet demo;
+    config::GatewayConfig cfg;
+    if (options.demo) {
+        const auto json = demo.start();
+        if (!json) {
+            std::fprintf(stderr, "switchyard: %s\n", qPrintable(json.error()));
+            return 1;
+        }
+        auto parsed = config::parseConfig(*json);
+        if (!parsed) {
+            printProblems(parsed.error(), u"demo config"_s);
+            return 1;
+        }
+        cfg = *parsed;
+    } else if (!options.configPath.isEmpty()) {
+        auto parsed = config::loadConfigFile(options.configPath);
+        if (!parsed) {
+            printProblems(parsed.error(), options.configPath);
+            return 2;
+        }
+        cfg = *parsed;
+    } else {
+        std::fprintf(stderr, "switchyard: --headless needs --config FILE or --demo\n");
+        return 2;
+    }
+    if (!applyListenOverride(cfg, options.listen))
+        return 2;
+
+    Gateway gateway;
+    gateway.setRequestLogger([](const stats::RequestRecord &r) { logLine(r.toLogLine()); });
+    gateway.applyConfig(cfg);
+    const auto url = gateway.start();
+    if (!url) {
+        std::fprintf(stderr, "switchyard: %s\n", qPrintable(url.error()));
+        return 1;
+    }
+    std::printf("listening on %s\n", qPrintable(*url));
+    std::fflush(stdout);
+    if (options.demo) {
+        for (sim::SimNode *n : demo.nodes())
+            logLine(u"demo node "_s % n->options().name % u" at "_s % n->baseUrl());
+    }
+
+    // Reload: on SIGHUP and when the file changes. An invalid file is reported and the running
+    // config stays.
+    auto reload = [&gateway, &options](const QString &why) {
+        if (options.configPath.isEmpty())
+            return;
+        auto parsed = config::loadConfigFile(options.configPath);
+        if (!parsed) {
+            logLine(u"config reload ("_s % why % u") rejected; the running config stays:"_s);
+            for (const config::ConfigProblem &p : parsed.error())
+                logLine(u"  "_s % p.toString());
+            return;
+        }
+        config::GatewayConfig next = *parsed;
+        applyListenOverride(next, options.listen);
+        if (next.settings.listenHost != gateway.config().settings.listenHost
+            || (next.settings.listenPort != gateway.config().settings.listenPort && gateway.config().settings.listenPort != 0))
+            logLine(u"note: a changed listen address takes effect after a restart"_s);
+        next.settings.listenHost = gateway.config().settings.listenHost;
+        next.settings.listenPort = gateway.config().settings.listenPort;
+        gateway.applyConfig(next);
+        logLine(u"config reloaded ("_s % why % u"): "_s % QString::number(next.providers.size()) % u" providers"_s);
+    };
+
+    SignalWatcher signalWatcher;
+    QObject::connect(&signalWatcher, &SignalWatcher::reloadRequested, &gateway, [&] { reload(u"SIGHUP"_s); });
+    QFileSystemWatcher watcher;
+    QTimer debounce;
+    debounce.setSingleShot(true);
+    debounce.setInterval(300); // editors write in several steps
+    if (!options.configPath.isEmpty()) {
+        watcher.addPath(options.configPath);
+        QObject::connect(&watcher, &QFileSystemWatcher::fileChanged, &debounce, [&] {
+            // Editors that save by rename replace the watched file: watch the new one.
+            if (!watcher.files().contains(options.configPath))
+                watcher.addPath(options.configPath);
+            debounce.start();
+        });
+        QObject::connect(&debounce, &QTimer::timeout, &gateway, [&] { reload(u"file changed"_s); });
+    }
+    int terminations = 0;
+    QObject::connect(&signalWatcher, &SignalWatcher::terminateRequested, &gateway, [&](int sig) {
+        if (++terminations == 1) {
+            logLine(u"signal "_s % QString::number(sig) % u": stopping; in-flight requests may finish (up to "_s
+                    % QString::number(gateway.config().settings.drainTimeoutMs) % u" ms)"_s);
+            gateway.stop();
+        } else {
+            logLine(u"second signal: stopping now"_s);
+            gateway.stopNow();
+        }
+    });
+    QObject::connect(&gateway, &Gateway::stopped, qApp, [] { QCoreApplication::exit(0); });
+    return QCoreApplication::exec();
+}
+
+} // namespace switchyard::app

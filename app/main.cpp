@@ -1,0 +1,48 @@
+// switchyard: the panel, or with --headless the gateway alone.
+#include "commandline.h"
+#include "headless.h"
+
+#ifdef SWITCHYARD_HAVE_UI
+#include "panel.h"
+#include <QApplication>
+#endif
+#include <QCoreApplication>
+#include <cstdio>
+#include <memory>
+
+using namespace switchyard;
+
+int main(int argc, char **argv)
+{
+    // Headless modes must not need a display, so the application type is chosen before parsing.
+    const bool noDisplay = app::wantsNoDisplay(argc, argv);
+    std::unique_ptr<QCoreApplication> application;
+#ifdef SWITCHYARD_HAVE_UI
+    if (noDisplay)
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        application = std::make_unique<QApplication>(argc, argv);
+#else
+    application = std::make_unique<QCoreApplication>(argc, argv);
+#endif
+    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Switchyard"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+
+    const app::ParsedCommandLine cmd = app::parseCommandLine(QCoreApplication::arguments());
+    if (cmd.exitCode >= 0)
+        return cmd.exitCode;
+    const app::Options &o = cmd.options;
+    if (!o.checkConfigPath.isEmpty())
+        return app::checkConfig(o.checkConfigPath);
+    if (!o.exportBifrostPath.isEmpty())
+        return app::exportBifrost(o.exportBifrostPath);
+    if (o.headless)
+        return app::runHeadless(o);
+#ifdef SWITCHYARD_HAVE_UI
+    return ui::runPanel(o.configPath, o.listen, o.demo);
+#else
+    std::fprintf(stderr, "switchyard: built without the panel; use --headless\n");
+    return 2;
+#endif
+}

@@ -1,0 +1,97 @@
+#include "panel.h"
+
+#include "config/configloader.h"
+#include "demofleet.h"
+#include "gateway.h"
+#include "mainwindow.h"
+#include "signalwatcher.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <cstdio>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+int runPanel(const QString &configPath, const QString &listen, bool demo)
+{
+    if (!listen.isEmpty()) {
+        const auto addr = config::parseListenAddress(listen);
+        if (!addr) {
+            std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(addr.error()));
+            return 2;
+        }
+    }
+    QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)
+
+    // Destroyed in reverse order: the window first, then the gateway (its workers stop), then the
+    // simulated nodes the gateway was talking to.
+    app::DemoFleet fleet;
+    Gateway gateway;
+    MainWindow window(&gateway);
+    window.setListenOverride(listen);
+
+    auto startDemo = [&]() -> bool {
+        if (!fleet.nodes().empty()) {
+            window.showNote(QObject::tr("The demo is already running."));
+            return true;
+        }
+        const auto json = fleet.start();
+        if (!json) {
+            window.showError(QObject::tr("The demo could not start: %1").arg(json.error()).toHtmlEscaped());
+            return false;
+        }
+        auto cfg = config::parseConfig(*json);
+        if (!cfg) {
+            window.showError(QObject::tr("The demo's config is invalid: %1").arg(cfg.error().first().toString()).toHtmlEscaped());
+            return false;
+        }
+        window.setDemoNodes(fleet.nodes());
+        window.applyConfig(*cfg, QObject::tr("built-in demo"));
+        for (sim::SimNode *n : fleet.nodes())
+            std::fprintf(stderr, "demo node %s at %s\n", qPrintable(n->options().name), qPrintable(n->baseUrl()));
+        return true;
+    };
+    auto announce = [&] {
+        if (gateway.isRunning()) {
+            std::printf("listening on %s\n", qPrintable(gateway.listenUrl()));
+            std::fflush(stdout);
+        }
+    };
+    QObject::connect(&window, &MainWindow::demoRequested, &window, [&] {
+        if (startDemo() && !gateway.isRunning() && !gateway.isStopping()) {
+            window.startGateway();
+            announce();
+        }
+    });
+
+    if (demo) {
+        if (startDemo())
+            window.startGateway();
+    } else {
+        QString path = configPath;
+        if (path.isEmpty() && QFileInfo::exists(MainWindow::lastConfigPath()))
+            path = MainWindow::lastConfigPath();
+        if (!path.isEmpty() && window.openConfigFile(path))
+            window.startGateway();
+    }
+    announce();
+
+    app::SignalWatcher watcher;
+    int terminations = 0;
+    QObject::connect(&watcher, &app::SignalWatcher::terminateRequested, &window, [&](int) {
+        if (++terminations == 1)
+            window.quitDraining();
+        else
+            gateway.stopNow();
+    });
+    QObject::connect(&window, &MainWindow::quitFinished, qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+
+    window.show();
+    const int code = QApplication::exec();
+    gateway.stopNow();
+    return code;
+}
+
+} // namespace switchyard::ui

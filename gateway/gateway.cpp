@@ -1,0 +1,220 @@
+#include "gateway.h"
+
+#include "server/listener.h"
+#include "server/worker.h"
+
+#include <QDeadlineTimer>
+#include <QHostAddress>
+#include <QThread>
+#include <QTimer>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard {
+
+Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<stats::GatewayStats>())
+{
+    qRegisterMetaType<stats::RequestRecord>();
+    applyConfig(m_config);
+}
+
+Gateway::~Gateway()
+{
+    stopNow();
+}
+
+void Gateway::setRequestLogger(std::function<void(const stats::RequestRecord &)> logger)
+{
+    m_logger = std::move(logger);
+}
+
+void Gateway::applyConfig(const config::GatewayConfig &config)
+{
+    m_config = config;
+    stats::GatewayStats *stats = m_stats.get();
+    m_table = routing::RoutingTable::build(m_config, [stats](const QString &name) { return stats->nodeCounters(name); });
+    for (server::Worker *w : m_workers) {
+        QMetaObject::invokeMethod(w, [w, table = m_table] { w->setRoutingTable(table); }, Qt::QueuedConnection);
+    }
+}
+
+Expected<QString, QString> Gateway::start()
+{
+    if (m_running)
+        return m_listenUrl;
+    if (m_stopping)
+        stopNow();
+    const config::GatewaySettings &s = m_config.settings;
+    QHostAddress address;
+    if (s.listenHost == u"localhost")
+        address = QHostAddress(QHostAddress::LocalHost);
+    else if (!address.setAddress(s.listenHost))
+        return unexpected(u"Cannot listen on '"_s % s.listenHost % u"': not an IP address"_s);
+
+    const int workers = s.workerThreads > 0 ? s.workerThreads : std::max(1, QThread::idealThreadCount());
+    for (int i = 0; i < workers; ++i) {
+        auto *thread = new QThread();
+        thread->setObjectName(u"switchyard-worker-"_s % QString::number(i));
+        auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
+        worker->moveToThread(thread);
+        thread->start();
+        m_workerThreads.push_back(thread);
+        m_workers.push_back(worker);
+    }
+    m_acceptThread = new QThread();
+    m_acceptThread->setObjectName(u"switchyard-accept"_s);
+    m_acceptThread->start();
+
+    // The listener is created here, moved to the accept thread, and listens there: its socket notifier
+    // must belong to the thread that runs it. The caller waits the microseconds a bind takes.
+    bool listening = false;
+    QString error;
+    quint16 port = 0;
+    auto *listener = new server::Listener(m_workers, m_stats.get(), s.maxConnections);
+    listener->moveToThread(m_acceptThread);
+    QMetaObject::invokeMethod(
+        listener,
+        [&] {
+            listening = listener->listen(address, s.listenPort);
+            if (listening)
+                port = listener->serverPort();
+            else
+                error = listener->errorString();
+        },
+        Qt::BlockingQueuedConnection);
+    if (listening) {
+        m_listener = listener;
+    } else {
+        QMetaObject::invokeMethod(listener, [listener] { delete listener; }, Qt::BlockingQueuedConnection);
+    }
+    if (!listening) {
+        m_running = true; // let stopNow() tear the threads down
+        stopNow();
+        return unexpected(u"Cannot listen on "_s % s.listenHost % u':' % QString::number(s.listenPort) % u": "_s % error);
+    }
+    m_port = port;
+    const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' % address.toString() % u']'
+                                                                              : address.toString();
+    m_listenUrl = u"http://"_s % host % u':' % QString::number(port);
+    m_running = true;
+    emit runningChanged(true);
+    return m_listenUrl;
+}
+
+int Gateway::openConnections() const
+{
+    int n = 0;
+    for (const server::Worker *w : m_workers)
+        n += w->connectionCount();
+    return n;
+}
+
+void Gateway::stop()
+{
+    if (!m_running || m_stopping)
+        return;
+    m_stopping = true;
+    // Stop accepting first, so no connection arrives after the workers started draining.
+    if (m_listener) {
+        server::Listener *l = m_listener;
+        QMetaObject::invokeMethod(l, [l] { delete l; }, Qt::BlockingQueuedConnection);
+        m_listener = nullptr;
+    }
+    for (server::Worker *w : m_workers)
+        QMetaObject::invokeMethod(w, [w] { w->drain(); }, Qt::QueuedConnection);
+    m_drainDeadlineMs = QDeadlineTimer::current().deadline() + std::max(0, m_config.settings.drainTimeoutMs);
+    if (!m_drainTimer) {
+        m_drainTimer = new QTimer(this);
+        m_drainTimer->setInterval(20);
+        connect(m_drainTimer, &QTimer::timeout, this, [this] {
+            if (openConnections() == 0 || QDeadlineTimer::current().deadline() >= m_drainDeadlineMs) {
+                m_drainTimer->stop();
+                finishStop();
+            }
+        });
+    }
+    m_drainTimer->start();
+}
+
+void Gateway::stopNow()
+{
+    if (!m_running && !m_stopping)
+        return;
+    if (m_drainTimer)
+        m_drainTimer->stop();
+    if (m_listener) {
+        server::Listener *l = m_listener;
+        QMetaObject::invokeMethod(l, [l] { delete l; }, Qt::BlockingQueuedConnection);
+        m_listener = nullptr;
+    }
+    finishStop();
+}
+
+void Gateway::finishStop()
+{
+    const bool wasRunning = m_running;
+    // Each worker is deleted on its own thread: its sockets and timers belong there.
+    for (size_t i = 0; i < m_workers.size(); ++i) {
+        server::Worker *w = m_workers[i];
+        QMetaObject::invokeMethod(w, [w] { delete w; }, Qt::BlockingQueuedConnection);
+        m_workerThreads[i]->quit();
+        m_workerThreads[i]->wait();
+        delete m_workerThreads[i];
+    }
+    m_workers.clear();
+    m_workerThreads.clear();
+    if (m_acceptThread) {
+        m_acceptThread->quit();
+        m_acceptThread->wait();
+        delete m_acceptThread;
+        m_acceptThread = nullptr;
+    }
+    m_stats->openConnections.store(0);
+    m_running = false;
+    m_stopping = false;
+    m_listenUrl.clear();
+    m_port = 0;
+    if (wasRunning) {
+        emit runningChanged(false);
+        emit stopped();
+    }
+}
+
+GatewaySnapshot Gateway::snapshot() const
+{
+    GatewaySnapshot s;
+    s.running = m_running;
+    s.listenUrl = m_listenUrl;
+    s.requestsTotal = m_stats->requestsTotal.load();
+    s.errorsTotal = m_stats->errorsTotal.load();
+    s.inFlight = m_stats->inFlight.load();
+    s.openConnections = m_stats->openConnections.load();
+    const QList<stats::NodeCountersSnapshot> counters = m_stats->nodeSnapshots();
+    for (const routing::Node &n : m_table->nodes()) {
+        NodeSnapshot ns;
+        ns.name = n.name;
+        ns.baseUrl = n.provider.network.baseUrl;
+        for (const config::KeyConfig &k : n.provider.keys) {
+            if (!k.enabled)
+                continue;
+            ns.weight += k.weight;
+            for (const QString &m : k.models) {
+                if (!ns.models.contains(m))
+                    ns.models.append(m);
+            }
+        }
+        for (const stats::NodeCountersSnapshot &c : counters) {
+            if (c.name == n.name)
+                ns.counters = c;
+        }
+        s.nodes.append(ns);
+    }
+    return s;
+}
+
+QList<stats::RequestRecord> Gateway::recentRequests(int max) const
+{
+    return m_stats->recentRequests(max);
+}
+
+} // namespace switchyard

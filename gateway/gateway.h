@@ -1,0 +1,105 @@
+#pragma once
+
+// The gateway as the app and the panel see it: start, stop, apply a config, and read snapshots.
+// Requests are served on worker threads, each with its own event loop; this object lives on the
+// thread that created it (the GUI thread in the panel) and never touches a client socket.
+
+#include "common/expected.h"
+#include "config/config.h"
+#include "routing/routingtable.h"
+#include "stats/gatewaystats.h"
+
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <vector>
+
+class QThread;
+class QTimer;
+
+namespace switchyard {
+
+namespace server {
+class Listener;
+class Worker;
+} // namespace server
+
+struct NodeSnapshot
+{
+    QString name;
+    QString baseUrl;
+    QStringList models;
+    double weight = 0; // sum of the enabled keys' weights
+    stats::NodeCountersSnapshot counters;
+};
+
+struct GatewaySnapshot
+{
+    bool running = false;
+    QString listenUrl;
+    qint64 requestsTotal = 0;
+    qint64 errorsTotal = 0;
+    qint64 inFlight = 0;
+    int openConnections = 0;
+    QList<NodeSnapshot> nodes;
+};
+
+class Gateway final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Gateway)
+
+public:
+    explicit Gateway(QObject *parent = nullptr);
+    ~Gateway() override; // stops at once if still running
+
+    // Live: requests in flight finish on the table they started with; new ones use the new config.
+    void applyConfig(const config::GatewayConfig &config);
+    const config::GatewayConfig &config() const { return m_config; }
+
+    // Called on worker threads for every finished request; set before start().
+    void setRequestLogger(std::function<void(const stats::RequestRecord &)> logger);
+
+    // Listens on the config's listen address. Returns the URL ("http://127.0.0.1:8080") or why not.
+    Expected<QString, QString> start();
+    // Graceful: stop accepting, let in-flight requests finish (bounded by drain_timeout_ms), then
+    // close everything; emits stopped() when done. Returns at once.
+    void stop();
+    // Immediate: in-flight requests are cut. Blocks until the threads have ended (briefly).
+    void stopNow();
+
+    bool isRunning() const { return m_running; }
+    bool isStopping() const { return m_stopping; }
+    QString listenUrl() const { return m_listenUrl; }
+    quint16 port() const { return m_port; }
+
+    GatewaySnapshot snapshot() const;
+    QList<stats::RequestRecord> recentRequests(int max = stats::GatewayStats::RecentRequestsCapacity) const;
+
+signals:
+    void runningChanged(bool running);
+    void stopped();
+
+private:
+    void finishStop();
+    int openConnections() const;
+
+    config::GatewayConfig m_config;
+    std::shared_ptr<const routing::RoutingTable> m_table;
+    std::unique_ptr<stats::GatewayStats> m_stats;
+    std::function<void(const stats::RequestRecord &)> m_logger;
+
+    std::vector<QThread *> m_workerThreads;
+    std::vector<server::Worker *> m_workers;
+    QThread *m_acceptThread = nullptr;
+    server::Listener *m_listener = nullptr;
+    QTimer *m_drainTimer = nullptr;
+    qint64 m_drainDeadlineMs = 0;
+    bool m_running = false;
+    bool m_stopping = false;
+    QString m_listenUrl;
+    quint16 m_port = 0;
+};
+
+} // namespace switchyard

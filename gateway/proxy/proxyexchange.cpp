@@ -1,0 +1,407 @@
+#include "proxyexchange.h"
+
+#include "proxy/openaierror.h"
+#include "upstream/upstreampool.h"
+
+#include <QDateTime>
+#include <QRandomGenerator>
+
+#include <cmath>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::proxy {
+
+namespace {
+// Above this many bytes waiting for the client, stop reading the node until the client catches up.
+constexpr qint64 BacklogHighWater = 1024 * 1024;
+// An error body from a node is kept only this far, for the message that lists what each node said.
+constexpr qsizetype MaxErrorBodyBytes = 8 * 1024;
+
+bool isRetryableStatus(int status)
+{
+    return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+} // namespace
+
+ProxyExchange::ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath, http::BodyTemplate body,
+                             std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent)
+    : QObject(parent), m_ctx(std::move(context)), m_sink(sink), m_upstreamPath(std::move(upstreamPath)),
+      m_body(std::move(body)), m_targets(std::move(targets)), m_stream(stream), m_record(std::move(record))
+{
+    m_clock.start();
+    m_phaseTimer.setSingleShot(true);
+    m_phaseTimer.setTimerType(Qt::PreciseTimer);
+    m_totalTimer.setSingleShot(true);
+    m_backoffTimer.setSingleShot(true);
+    connect(&m_phaseTimer, &QTimer::timeout, this, &ProxyExchange::onPhaseTimeout);
+    connect(&m_totalTimer, &QTimer::timeout, this, &ProxyExchange::onTotalTimeout);
+    connect(&m_backoffTimer, &QTimer::timeout, this, [this] { startAttempt(false); });
+}
+
+ProxyExchange::~ProxyExchange()
+{
+    if (m_connection) {
+        m_ctx.pool->discard(m_connection);
+        m_connection = nullptr;
+    }
+}
+
+void ProxyExchange::start()
+{
+    tryNext();
+}
+
+int ProxyExchange::timeoutFor(const config::ProviderConfig &p) const
+{
+    return std::max(1, p.network.requestTimeoutSeconds) * 1000;
+}
+
+bool ProxyExchange::pickNext()
+{
+    while (m_targetIndex < m_targets.size()) {
+        const routing::Route &route = m_targets[m_targetIndex].route;
+        if (!route.candidates.empty() && m_retriesLeft < 0) {
+            const routing::Node &first = m_ctx.table->nodes()[size_t(route.candidates.front().node)];
+            m_retriesLeft = std::max(0, first.provider.network.maxRetries);
+        }
+        if (m_candidateIndex < route.candidates.size()) {
+            const routing::PoolEntry &e = route.candidates[m_candidateIndex++];
+            m_node = &m_ctx.table->nodes()[size_t(e.node)];
+            m_keyIndex = e.key;
+            return true;
+        }
+        if (m_retriesLeft > 0 && !route.candidates.empty()) {
+            --m_retriesLeft;
+            // Retries cycle over the same nodes in the same weighted order.
+            const routing::PoolEntry &e = route.candidates[size_t(m_retryNumber) % route.candidates.size()];
+            m_node = &m_ctx.table->nodes()[size_t(e.node)];
+            m_keyIndex = e.key;
+            ++m_retryNumber;
+            return true;
+        }
+        ++m_targetIndex;
+        m_candidateIndex = 0;
+        m_retriesLeft = -1;
+        m_retryNumber = 0;
+    }
+    return false;
+}
+
+void ProxyExchange::tryNext()
+{
+    if (m_phase == Phase::Done)
+        return;
+    if (!pickNext()) {
+        failAll();
+        return;
+    }
+    if (m_retryNumber > 0 && m_candidateIndex >= m_targets[m_targetIndex].route.candidates.size()) {
+        // A retry after every node failed once: back off as Bifrost does, min(initial·2^n, max) × U(0.8, 1.2).
+        const auto &net = m_node->provider.network;
+        const double base = std::min<double>(double(net.retryBackoffMaxMs),
+                                             double(net.retryBackoffInitialMs) * std::pow(2.0, m_retryNumber - 1));
+        const double jitter = 0.8 + 0.4 * QRandomGenerator::global()->generateDouble();
+        m_phase = Phase::Idle;
+        m_backoffTimer.start(int(base * jitter));
+        return;
+    }
+    startAttempt(false);
+}
+
+void ProxyExchange::startAttempt(bool forceFresh)
+{
+    const routing::Node &node = *m_node;
+    const routing::Endpoint &ep = node.endpoint;
+    const Target &target = m_targets[m_targetIndex];
+    const QByteArray body = m_body.withModel(target.route.upstreamModel);
+
+    QByteArray path = ep.basePath;
+    // A base_url ending in /v1 with a request path starting /v1/ must not become /v1/v1/.
+    if (path.endsWith("/v1") && m_upstreamPath.startsWith("/v1/"))
+        path.chop(3);
+    path += m_upstreamPath;
+
+    QByteArray req;
+    req.reserve(256 + body.size() + node.extraHeaderBlock.size());
+    req += "POST " + path + " HTTP/1.1\r\nHost: " + ep.hostHeader
+           + "\r\nContent-Type: application/json\r\nAccept: " + (m_stream ? "text/event-stream" : "application/json")
+           + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    const QByteArray &auth = node.authorization[size_t(m_keyIndex)];
+    if (!auth.isEmpty())
+        req += "Authorization: " + auth + "\r\n";
+    req += node.extraHeaderBlock;
+    req += "\r\n";
+    req += body;
+
+    if (!forceFresh) {
+        ++m_record.attempts;
+        m_freshRetryUsed = false;
+    }
+    m_record.node = node.name;
+    m_errorStatus = 0;
+    m_errorBody.clear();
+    m_attemptClock.start();
+    node.counters->requests.fetch_add(1, std::memory_order_relaxed);
+    node.counters->inFlight.fetch_add(1, std::memory_order_relaxed);
+
+    m_connection = m_ctx.pool->acquire(ep, forceFresh);
+    const bool connected = m_connection->isConnected();
+    m_phase = connected ? Phase::AwaitingHead : Phase::Connecting;
+    const config::GatewaySettings &settings = m_ctx.table->config().settings;
+    if (connected) {
+        const int headerTimeout = settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
+                                                                       : timeoutFor(node.provider);
+        m_phaseTimer.start(headerTimeout);
+    } else {
+        m_phaseTimer.start(std::max(1, settings.connectTimeoutMs));
+    }
+    if (!m_stream)
+        m_totalTimer.start(timeoutFor(node.provider));
+    m_connection->send(std::move(req), this);
+}
+
+void ProxyExchange::upstreamConnected()
+{
+    if (m_phase != Phase::Connecting)
+        return;
+    m_phase = Phase::AwaitingHead;
+    const config::GatewaySettings &settings = m_ctx.table->config().settings;
+    m_phaseTimer.start(settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
+                                                            : timeoutFor(m_node->provider));
+}
+
+void ProxyExchange::upstreamHead(const http::ResponseParser &response)
+{
+    const int status = response.status();
+    if (isRetryableStatus(status)) {
+        // Read the (small) error body to name what the node said, then move on.
+        m_errorStatus = status;
+        m_phase = Phase::DrainingError;
+        return;
+    }
+    m_committed = true;
+    m_phase = Phase::Streaming;
+    m_record.status = status;
+    m_node->counters->successes.fetch_add(1, std::memory_order_relaxed);
+    const QByteArrayView contentType = response.header("content-type");
+    m_sse = contentType.startsWith("text/event-stream");
+    QByteArray headers;
+    headers.reserve(160);
+    if (!contentType.isEmpty())
+        headers += "Content-Type: " + contentType.toByteArray() + "\r\n";
+    if (m_sse)
+        headers += "Cache-Control: no-cache\r\n";
+    headers += "X-Switchyard-Node: " + m_node->name.toUtf8() + "\r\nX-Switchyard-Attempts: "
+               + QByteArray::number(m_record.attempts) + "\r\n";
+    const QByteArrayView requestId = response.header("x-request-id");
+    if (!requestId.isEmpty())
+        headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
+    const qint64 length = response.framing() == http::ResponseParser::Framing::Length
+                              ? response.header("content-length").toLongLong()
+                              : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
+    m_sink->sendResponseHead(status, headers, length);
+    if (m_stream)
+        m_phaseTimer.start(std::max(1, m_node->provider.network.streamIdleTimeoutSeconds) * 1000);
+    else
+        m_phaseTimer.stop();
+}
+
+void ProxyExchange::upstreamBody(QByteArrayView data)
+{
+    if (m_phase == Phase::DrainingError) {
+        if (m_errorBody.size() < MaxErrorBodyBytes)
+            m_errorBody.append(data.first(std::min(data.size(), MaxErrorBodyBytes - m_errorBody.size())));
+        return;
+    }
+    if (m_phase != Phase::Streaming)
+        return;
+    if (m_record.ttftMs < 0)
+        m_record.ttftMs = m_clock.elapsed();
+    m_usage.feed(data);
+    m_sink->sendResponseBody(data);
+    if (m_stream)
+        m_phaseTimer.start(); // restart the idle timer
+    if (!m_paused && m_sink->outputBacklog() > BacklogHighWater && m_connection) {
+        m_paused = true;
+        m_connection->pause();
+    }
+}
+
+void ProxyExchange::outputDrained()
+{
+    if (m_paused && m_connection && m_sink->outputBacklog() < BacklogHighWater / 4) {
+        m_paused = false;
+        m_connection->resume();
+    }
+}
+
+void ProxyExchange::upstreamFinished()
+{
+    m_phaseTimer.stop();
+    m_totalTimer.stop();
+    if (m_phase == Phase::DrainingError) {
+        releaseConnection(true);
+        const QString said = upstreamErrorMessage(m_errorBody);
+        attemptFailed(u"HTTP "_s % QString::number(m_errorStatus) % (said.isEmpty() ? QString() : u": "_s % said),
+                      false);
+        return;
+    }
+    if (m_phase != Phase::Streaming)
+        return;
+    m_node->counters->latencyMsSum.fetch_add(m_attemptClock.elapsed(), std::memory_order_relaxed);
+    releaseConnection(true);
+    m_sink->endResponse();
+    finish(m_record.status);
+}
+
+void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
+{
+    m_phaseTimer.stop();
+    m_totalTimer.stop();
+    const bool wasReused = m_connection && m_connection->isReused();
+    releaseConnection(false);
+    if (m_committed) {
+        m_node->counters->failures.fetch_add(1, std::memory_order_relaxed);
+        const QString msg = u"The node '"_s % m_node->name % u"' failed mid-response: "_s % error.message;
+        if (m_sse) {
+            // The status line is long gone: tell the client in the stream, as vLLM itself does.
+            m_sink->sendResponseBody(QByteArray("data: " + openAiErrorBody(502, msg, "upstream_error") + "\n\ndata: [DONE]\n\n"));
+            m_sink->endResponse();
+        } else {
+            m_sink->abortResponse();
+        }
+        finish(m_record.status, msg);
+        return;
+    }
+    // A pooled connection the node had closed while idle: the request most likely never reached it.
+    if (wasReused && !error.responseStarted && !m_freshRetryUsed && error.kind == upstream::UpstreamErrorKind::Closed) {
+        m_node->counters->requests.fetch_sub(1, std::memory_order_relaxed); // counted again below
+        m_freshRetryUsed = true;
+        startAttempt(true);
+        return;
+    }
+    attemptFailed(error.message, false);
+}
+
+void ProxyExchange::onPhaseTimeout()
+{
+    const int ms = m_phaseTimer.interval();
+    const QString secs = QString::number(ms / 1000.0, 'g', 3);
+    if (m_phase == Phase::Streaming) {
+        upstreamFailed({upstream::UpstreamErrorKind::Closed, u"stream idle for "_s % secs % u" s"_s, true});
+        return;
+    }
+    const QString what = m_phase == Phase::Connecting ? u"connect timed out after "_s % secs % u" s"_s
+                                                      : u"no response headers within "_s % secs % u" s"_s;
+    releaseConnection(false);
+    attemptFailed(what, true);
+}
+
+void ProxyExchange::onTotalTimeout()
+{
+    const QString what = u"request timed out after "_s % QString::number(m_totalTimer.interval() / 1000) % u" s"_s;
+    if (m_committed) {
+        upstreamFailed({upstream::UpstreamErrorKind::Closed, what, true});
+        return;
+    }
+    m_phaseTimer.stop();
+    releaseConnection(false);
+    attemptFailed(what, true);
+}
+
+void ProxyExchange::releaseConnection(bool reusable)
+{
+    if (m_node && m_connection)
+        m_node->counters->inFlight.fetch_sub(1, std::memory_order_relaxed);
+    if (!m_connection)
+        return;
+    upstream::UpstreamConnection *c = m_connection;
+    m_connection = nullptr;
+    m_paused = false;
+    if (reusable)
+        m_ctx.pool->release(c);
+    else
+        m_ctx.pool->discard(c);
+}
+
+void ProxyExchange::attemptFailed(const QString &what, bool timeout)
+{
+    m_node->counters->failures.fetch_add(1, std::memory_order_relaxed);
+    m_tried.append(m_node->name % u": "_s % what);
+    ++m_failures;
+    if (timeout)
+        ++m_timeouts;
+    if (m_errorStatus != 429)
+        m_all429 = false;
+    m_phase = Phase::Idle;
+    tryNext();
+}
+
+void ProxyExchange::failAll()
+{
+    int status = 502;
+    QByteArray code = "upstream_error";
+    QString message;
+    if (m_failures == 0) {
+        status = 503;
+        code = "no_usable_node";
+        message = u"No node is available for the model '"_s % m_record.model % u"'"_s;
+    } else {
+        if (m_timeouts == m_failures) {
+            status = 504;
+            code = "upstream_timeout";
+        } else if (m_all429) {
+            status = 429;
+            code = "rate_limited";
+        }
+        message = u"All "_s % QString::number(m_failures) % (m_failures == 1 ? u" attempt"_s : u" attempts"_s)
+                  % u" failed for the model '"_s % m_record.model % u"': "_s % m_tried.join(u"; "_s);
+    }
+    m_record.status = status;
+    const QByteArray body = openAiErrorBody(status, message, code);
+    QByteArray headers = "Content-Type: application/json\r\nX-Switchyard-Attempts: "
+                         + QByteArray::number(m_record.attempts) + "\r\n";
+    if (m_node)
+        headers += "X-Switchyard-Node: " + m_node->name.toUtf8() + "\r\n";
+    m_sink->sendResponseHead(status, headers, body.size());
+    m_sink->sendResponseBody(body);
+    m_sink->endResponse();
+    finish(status, message);
+}
+
+void ProxyExchange::clientGone()
+{
+    if (m_phase == Phase::Done)
+        return;
+    m_backoffTimer.stop();
+    m_phaseTimer.stop();
+    m_totalTimer.stop();
+    releaseConnection(false); // closing the node's connection is how the node learns to stop
+    finish(499, u"client closed the connection"_s);
+}
+
+void ProxyExchange::finish(int status, const QString &error)
+{
+    if (m_phase == Phase::Done)
+        return;
+    m_phase = Phase::Done;
+    m_backoffTimer.stop();
+    m_phaseTimer.stop();
+    m_totalTimer.stop();
+    m_record.status = status;
+    m_record.error = error;
+    m_record.durationMs = m_clock.elapsed();
+    m_record.promptTokens = m_usage.promptTokens();
+    m_record.completionTokens = m_usage.completionTokens();
+    if (m_node && m_record.completionTokens > 0 && status < 400) {
+        m_node->counters->completionTokens.fetch_add(m_record.completionTokens, std::memory_order_relaxed);
+        if (m_record.promptTokens > 0)
+            m_node->counters->promptTokens.fetch_add(m_record.promptTokens, std::memory_order_relaxed);
+    }
+    if (m_ctx.onFinished)
+        m_ctx.onFinished(m_record);
+    m_sink->exchangeFinished(this);
+}
+
+} // namespace switchyard::proxy

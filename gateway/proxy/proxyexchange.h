@@ -1,0 +1,119 @@
+#pragma once
+
+// One proxied client request: choose a node, send, and pass the response back as it arrives, moving to
+// the next node when one fails before anything reached the client.
+//
+// Order of attempts: the route's candidates (pool nodes in weighted order, each once), then the first
+// node's provider's max_retries further attempts cycling over the same candidates with Bifrost's
+// jittered exponential backoff, then each `fallbacks` entry the same way. A connect error, reset,
+// timeout, 429 or 500/502/503/504 moves on; other statuses are the answer. Once a response byte went to
+// the client there is no moving on: a stream then ends with an OpenAI-shaped error event and [DONE].
+
+#include "config/config.h"
+#include "http/jsonbodyscanner.h"
+#include "proxy/responsesink.h"
+#include "routing/routingtable.h"
+#include "stats/requestrecord.h"
+#include "stats/usagesniffer.h"
+#include "upstream/upstreamconnection.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <memory>
+
+namespace switchyard::upstream {
+class UpstreamPool;
+}
+
+namespace switchyard::proxy {
+
+struct Target
+{
+    QString label; // the model string as the client or fallbacks wrote it
+    routing::Route route;
+};
+
+struct ExchangeContext
+{
+    std::shared_ptr<const routing::RoutingTable> table;
+    upstream::UpstreamPool *pool = nullptr;
+    std::function<void(const stats::RequestRecord &)> onFinished;
+};
+
+class ProxyExchange final : public QObject, private upstream::UpstreamListener
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProxyExchange)
+
+public:
+    ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath, http::BodyTemplate body,
+                  std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent = nullptr);
+    ~ProxyExchange() override;
+
+    void start();
+    // The client disconnected: stop everything now, including retries and backoff waits.
+    void clientGone();
+    // The client's socket took some output; continue reading the node if we had paused.
+    void outputDrained();
+
+private:
+    // UpstreamListener
+    void upstreamConnected() override;
+    void upstreamHead(const http::ResponseParser &response) override;
+    void upstreamBody(QByteArrayView data) override;
+    void upstreamFinished() override;
+    void upstreamFailed(const upstream::UpstreamError &error) override;
+
+    enum class Phase { Idle, Connecting, AwaitingHead, DrainingError, Streaming, Done };
+
+    bool pickNext();
+    void tryNext();
+    void startAttempt(bool forceFresh);
+    void attemptFailed(const QString &what, bool timeout);
+    void onPhaseTimeout();
+    void onTotalTimeout();
+    void releaseConnection(bool reusable);
+    void failAll();
+    void finish(int status, const QString &error = {});
+    int timeoutFor(const config::ProviderConfig &p) const;
+
+    ExchangeContext m_ctx;
+    ResponseSink *m_sink;
+    QByteArray m_upstreamPath;
+    http::BodyTemplate m_body;
+    std::vector<Target> m_targets;
+    bool m_stream;
+    stats::RequestRecord m_record;
+
+    // Position in the attempt plan.
+    size_t m_targetIndex = 0;
+    size_t m_candidateIndex = 0;
+    int m_retriesLeft = -1; // -1: not yet set for the current target
+    int m_retryNumber = 0;
+    const routing::Node *m_node = nullptr;
+    int m_keyIndex = -1;
+
+    Phase m_phase = Phase::Idle;
+    upstream::UpstreamConnection *m_connection = nullptr;
+    bool m_freshRetryUsed = false;
+    int m_errorStatus = 0;
+    QByteArray m_errorBody;
+    QStringList m_tried;
+    int m_timeouts = 0;
+    int m_failures = 0;
+    bool m_all429 = true;
+    bool m_committed = false;
+    bool m_sse = false;
+    bool m_paused = false;
+
+    QTimer m_phaseTimer;
+    QTimer m_totalTimer;
+    QTimer m_backoffTimer;
+    QElapsedTimer m_clock;         // since the request arrived
+    QElapsedTimer m_attemptClock;  // since the current attempt started
+    stats::UsageSniffer m_usage;
+};
+
+} // namespace switchyard::proxy

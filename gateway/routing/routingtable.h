@@ -1,0 +1,107 @@
+#pragma once
+
+// The immutable routing table built from one GatewayConfig. Workers hold it by shared_ptr: applying a
+// new config builds a new table and hands it to every worker, while requests already in flight keep the
+// table they started with. Only the schedules' cursors change after construction (atomically).
+
+#include "config/config.h"
+#include "routing/weightedschedule.h"
+#include "stats/gatewaystats.h"
+
+#include <functional>
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace switchyard::routing {
+
+struct Endpoint
+{
+    bool tls = false;
+    QString host;
+    quint16 port = 80;
+    QByteArray hostHeader; // "host:port" as sent in Host
+    QByteArray basePath;   // path prefix of base_url without trailing slash, e.g. "" or "/proxy"
+    QString poolKey() const;
+};
+
+struct Node
+{
+    QString name; // the provider name
+    config::ProviderConfig provider;
+    Endpoint endpoint;
+    std::vector<QByteArray> authorization; // per key: "Bearer <value>" or empty
+    QByteArray extraHeaderBlock;            // "Name: value\r\n"… prebuilt once
+    std::shared_ptr<stats::NodeCounters> counters;
+};
+
+struct PoolEntry
+{
+    int node = -1;
+    int key = -1;
+};
+
+// Where one request may go: the nodes to try in order (each at most once per round) and the model
+// name to send them.
+struct Route
+{
+    std::vector<PoolEntry> candidates;
+    QByteArray upstreamModel;
+    bool pinned = false;
+};
+
+struct ResolveError
+{
+    int status = 404;
+    QString message;
+    QByteArray code; // OpenAI error code, e.g. "model_not_found"
+};
+
+class RoutingTable final
+{
+public:
+    using CountersLookup = std::function<std::shared_ptr<stats::NodeCounters>(const QString &node)>;
+    // countersFor gives each node its counters (kept across configs by the caller); may be empty.
+    static std::shared_ptr<const RoutingTable> build(const config::GatewayConfig &config,
+                                                     const CountersLookup &countersFor = {});
+
+    const config::GatewayConfig &config() const { return m_config; }
+    const std::vector<Node> &nodes() const { return m_nodes; }
+    int nodeIndex(const QString &name) const { return m_nodeByName.value(name, -1); }
+
+    // "provider/model" pins a provider (the model part goes upstream); anything else is a bare model
+    // routed to the weighted pool of every provider whose keys serve it. Candidate order follows the
+    // pool's smooth weighted round-robin from the next position.
+    std::optional<Route> resolve(QByteArrayView model, ResolveError *error) const;
+
+    struct ModelInfo
+    {
+        QString id;
+        QStringList providers;
+    };
+    // Every concrete model both bare and as provider/model, de-duplicated, in config order.
+    QList<ModelInfo> models() const;
+
+private:
+    struct Pool
+    {
+        std::vector<PoolEntry> entries;
+        WeightedSchedule schedule;
+    };
+    Route routeFromPool(const Pool &pool, QByteArrayView model) const;
+
+    config::GatewayConfig m_config;
+    std::vector<Node> m_nodes;
+    QHash<QString, int> m_nodeByName;
+    QHash<QByteArray, Pool> m_pools; // bare model → pool (wildcard keys included)
+    Pool m_wildcardPool;             // keys serving "*": used for models nobody lists
+};
+
+// Parses a base_url into an endpoint; nullopt if it is not http(s)://host[:port][/path].
+std::optional<Endpoint> parseEndpoint(const QString &baseUrl);
+
+} // namespace switchyard::routing

@@ -1,0 +1,362 @@
+#include "clientconnection.h"
+
+#include "proxy/dispatcher.h"
+#include "proxy/openaierror.h"
+#include "proxy/proxyexchange.h"
+
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QTcpSocket>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::server {
+
+namespace {
+// What a client may have buffered with us while a response is in progress (pipelining): Qt stops
+// reading the socket beyond this, so the kernel pushes back on the client.
+constexpr qint64 ClientReadBufferBytes = 1024 * 1024;
+} // namespace
+
+ClientConnection::ClientConnection(WorkerContext *context, QObject *parent)
+    : QObject(parent), m_ctx(context),
+      m_parser(http::RequestParser::Limits{64 * 1024, context->settings().maxRequestBodyBytes})
+{
+}
+
+ClientConnection::~ClientConnection()
+{
+    m_exchange.reset();
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+        delete m_socket;
+    }
+}
+
+qint64 ClientConnection::nowMs() const
+{
+    return QDeadlineTimer::current().deadline();
+}
+
+bool ClientConnection::open(qintptr socketDescriptor)
+{
+    m_socket = new QTcpSocket();
+    if (!m_socket->setSocketDescriptor(socketDescriptor))
+        return false;
+    m_socket->setReadBufferSize(ClientReadBufferBytes);
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    connect(m_socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &ClientConnection::onDisconnected);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
+        // A write to a client that has gone, or a reset: the same as a disconnect for us.
+        if (m_socket->state() != QAbstractSocket::ConnectedState || m_socket->error() != QAbstractSocket::RemoteHostClosedError)
+            onDisconnected();
+    });
+    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_exchange)
+            m_exchange->outputDrained();
+    });
+    m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+    if (m_socket->bytesAvailable() > 0)
+        onReadyRead();
+    return true;
+}
+
+void ClientConnection::rejectOverCapacity()
+{
+    const proxy::LocalResponse r = proxy::errorResponse(
+        503, u"The gateway is at its connection limit; retry shortly"_s, "too_many_connections");
+    m_keepAlive = false;
+    m_closeAfterResponse = true;
+    sendLocal(r.status, r.headerLines + "Retry-After: 1\r\n", r.body);
+}
+
+void ClientConnection::onReadyRead()
+{
+    if (m_closing || isBusy())
+        return; // answered in order: the next request is read after this response
+    m_in.append(m_socket->readAll());
+    processBuffer();
+}
+
+void ClientConnection::processBuffer()
+{
+    while (!m_closing && !isBusy() && !m_in.isEmpty()) {
+        if (m_requestStartMs < 0) {
+            m_requestStartMs = nowMs();
+            m_deadlineMs = m_requestStartMs + m_ctx->settings().headerTimeoutMs;
+        }
+        const bool wasInBody = m_parser.inBody();
+        const qsizetype before = m_in.size();
+        const auto status = m_parser.parse(m_in);
+        if (status == http::RequestParser::Status::Error) {
+            failParse(m_parser.error().status, m_parser.error().message);
+            return;
+        }
+        if (status == http::RequestParser::Status::NeedMore) {
+            if (m_parser.inBody()) {
+                // A body must keep coming: each piece extends the deadline.
+                if (!wasInBody || m_in.size() != before)
+                    m_deadlineMs = nowMs() + m_ctx->settings().headerTimeoutMs;
+                if (m_parser.current().expectContinue && !m_sentContinue) {
+                    m_sentContinue = true;
+                    m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+                }
+            }
+            return;
+        }
+        m_sentContinue = false;
+        handleRequest(m_parser.takeRequest());
+    }
+}
+
+void ClientConnection::handleRequest(http::Request request)
+{
+    m_deadlineMs = 0; // the exchange has its own timeouts
+    m_keepAlive = request.keepAlive && !m_ctx->draining;
+    m_http10 = request.versionMinor == 0;
+    m_headRequest = request.method == "HEAD";
+    const qint64 startedMs = QDateTime::currentMSecsSinceEpoch();
+    m_requestStartMs = -1;
+
+    proxy::ExchangeContext ctx;
+    ctx.table = m_ctx->table;
+    ctx.pool = m_ctx->pool;
+    stats::GatewayStats *stats = m_ctx->stats;
+    auto logger = m_ctx->requestLogger;
+    ctx.onFinished = [stats, logger](const stats::RequestRecord &r) {
+        stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
+        if (r.status >= 500 || r.status == 0)
+            stats->errorsTotal.fetch_add(1, std::memory_order_relaxed);
+        stats->recordRequest(r);
+        if (logger)
+            logger(r);
+    };
+    stats->requestsTotal.fetch_add(1, std::memory_order_relaxed);
+    stats->inFlight.fetch_add(1, std::memory_order_relaxed);
+
+    proxy::Dispatch d = proxy::dispatchRequest(request, ctx, this);
+    if (d.local) {
+        stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
+        logLocal(request, d.local->status, d.local->body, startedMs);
+        sendLocal(d.local->status, d.local->headerLines, d.local->body);
+        return;
+    }
+    m_exchange = std::move(d.exchange);
+    m_exchange->start();
+}
+
+void ClientConnection::logLocal(const http::Request &request, int status, const QByteArray &body, qint64 startedMs)
+{
+    // Only API requests are worth a log line; probes of /health every few seconds would drown them.
+    if (request.path == "/health")
+        return;
+    stats::RequestRecord r;
+    r.startedMsSinceEpoch = startedMs;
+    r.method = request.method;
+    r.path = request.path;
+    r.status = status;
+    r.durationMs = QDateTime::currentMSecsSinceEpoch() - startedMs;
+    if (status >= 400)
+        r.error = proxy::upstreamErrorMessage(body);
+    if (status >= 500)
+        m_ctx->stats->errorsTotal.fetch_add(1, std::memory_order_relaxed);
+    m_ctx->stats->recordRequest(r);
+    if (m_ctx->requestLogger)
+        m_ctx->requestLogger(r);
+}
+
+void ClientConnection::sendLocal(int status, const QByteArray &headerLines, const QByteArray &body)
+{
+    m_respondingLocally = true;
+    sendResponseHead(status, headerLines, body.size());
+    sendResponseBody(body);
+    m_respondingLocally = false;
+    endResponse();
+}
+
+void ClientConnection::failParse(int status, const QByteArray &message)
+{
+    // After a framing error the byte stream cannot be trusted: answer and close.
+    m_keepAlive = false;
+    m_closeAfterResponse = true;
+    m_http10 = false;
+    m_headRequest = false;
+    const proxy::LocalResponse r = proxy::errorResponse(status, QString::fromUtf8(message), "invalid_request");
+    http::Request pseudo;
+    pseudo.method = "-";
+    pseudo.path = "-";
+    logLocal(pseudo, status, r.body, QDateTime::currentMSecsSinceEpoch());
+    sendLocal(r.status, r.headerLines, r.body);
+}
+
+void ClientConnection::sendResponseHead(int status, const QByteArray &headerLines, qint64 contentLength)
+{
+    if (m_closing)
+        return;
+    const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_ctx->draining;
+    QByteArray head;
+    head.reserve(192 + headerLines.size());
+    head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + http::reasonPhrase(status) + "\r\nServer: switchyard\r\n";
+    head += headerLines;
+    m_chunkedOut = false;
+    if (contentLength >= 0) {
+        head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+    } else if (!m_http10) {
+        head += "Transfer-Encoding: chunked\r\n";
+        m_chunkedOut = true;
+    } else {
+        m_closeAfterResponse = true; // HTTP/1.0 without a length: the close ends the body
+    }
+    if (!keepAlive || m_closeAfterResponse)
+        head += "Connection: close\r\n";
+    else if (m_http10)
+        head += "Connection: keep-alive\r\n";
+    head += "\r\n";
+    if (!keepAlive)
+        m_closeAfterResponse = true;
+    m_socket->write(head);
+}
+
+void ClientConnection::sendResponseBody(QByteArrayView data)
+{
+    if (m_closing || data.isEmpty() || m_headRequest)
+        return;
+    if (m_chunkedOut) {
+        char sizeLine[24];
+        const int n = std::snprintf(sizeLine, sizeof sizeLine, "%llx\r\n", static_cast<unsigned long long>(data.size()));
+        m_socket->write(sizeLine, n);
+        m_socket->write(data.constData(), data.size());
+        m_socket->write("\r\n", 2);
+    } else {
+        m_socket->write(data.constData(), data.size());
+    }
+}
+
+void ClientConnection::endResponse()
+{
+    if (m_closing)
+        return;
+    if (m_chunkedOut && !m_headRequest)
+        m_socket->write("0\r\n\r\n", 5);
+    m_chunkedOut = false;
+    if (m_respondingLocally)
+        return; // sendLocal calls endResponse again once it is done
+    if (m_closeAfterResponse) {
+        closeAfterWrite();
+        return;
+    }
+    m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+    if (!m_exchange) {
+        // Continue with a pipelined request, if any (deferred when an exchange is still unwinding).
+        m_in.append(m_socket->readAll());
+        processBuffer();
+    }
+}
+
+void ClientConnection::abortResponse()
+{
+    closeConnection();
+}
+
+qint64 ClientConnection::outputBacklog() const
+{
+    return m_socket ? m_socket->bytesToWrite() : 0;
+}
+
+void ClientConnection::exchangeFinished(proxy::ProxyExchange *exchange)
+{
+    if (m_exchange.get() != exchange)
+        return;
+    // The exchange may be on the stack of its own callback: delete it later.
+    m_exchange.release()->deleteLater();
+    if (!m_closing && !m_closeAfterResponse && m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
+        m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+        QMetaObject::invokeMethod(this, [this] {
+            if (!m_closing && !isBusy()) {
+                m_in.append(m_socket->readAll());
+                processBuffer();
+            }
+        }, Qt::QueuedConnection);
+    }
+}
+
+void ClientConnection::onDisconnected()
+{
+    if (m_exchange) {
+        // Tell the exchange first: it must close the node's connection so generation stops there too.
+        auto ex = std::move(m_exchange);
+        ex->clientGone();
+        ex.release()->deleteLater();
+    }
+    closeConnection();
+}
+
+void ClientConnection::checkDeadline(qint64 now)
+{
+    if (m_deadlineMs == 0 || now < m_deadlineMs)
+        return;
+    if (m_closing) { // a response that the client would not read in time
+        closeConnection();
+        return;
+    }
+    if (m_requestStartMs >= 0) {
+        failParse(408, "request not received in time");
+        return;
+    }
+    closeConnection(); // idle keep-alive connection
+}
+
+void ClientConnection::drain()
+{
+    m_ctx->draining = true;
+    if (!isBusy())
+        closeConnection();
+    else
+        m_closeAfterResponse = true;
+}
+
+void ClientConnection::abortNow()
+{
+    if (m_exchange) {
+        auto ex = std::move(m_exchange);
+        ex->clientGone();
+        ex.release()->deleteLater();
+    }
+    closeConnection();
+}
+
+void ClientConnection::closeAfterWrite()
+{
+    if (m_closing)
+        return;
+    m_closing = true;
+    m_deadlineMs = 0;
+    if (m_socket->bytesToWrite() == 0) {
+        closeConnection();
+        return;
+    }
+    // Let the response reach the client, but bounded: a client that never reads is cut after 10 s.
+    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_socket->bytesToWrite() == 0)
+            closeConnection();
+    });
+    m_deadlineMs = nowMs() + 10000;
+}
+
+void ClientConnection::closeConnection()
+{
+    if (!m_socket)
+        return;
+    m_closing = true;
+    m_deadlineMs = 0;
+    m_socket->disconnect(this);
+    m_socket->abort();
+    if (!m_closedEmitted) {
+        m_closedEmitted = true;
+        emit closed(this);
+    }
+}
+
+} // namespace switchyard::server

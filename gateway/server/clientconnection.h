@@ -1,0 +1,85 @@
+#pragma once
+
+// One client connection on a worker thread: reads requests (keep-alive, pipelined, answered strictly in
+// order), dispatches each, and frames the response. Slow or silent clients are closed by the worker's
+// sweep through deadline(): a request head must arrive within the header timeout of its first byte, a
+// body must keep making progress, and an idle keep-alive connection lives for the idle timeout.
+
+#include "http/httprequestparser.h"
+#include "proxy/responsesink.h"
+#include "server/workercontext.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <memory>
+
+class QTcpSocket;
+
+namespace switchyard::proxy {
+class ProxyExchange;
+}
+
+namespace switchyard::server {
+
+class ClientConnection final : public QObject, public proxy::ResponseSink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClientConnection)
+
+public:
+    ClientConnection(WorkerContext *context, QObject *parent = nullptr);
+    ~ClientConnection() override;
+
+    bool open(qintptr socketDescriptor);
+    // Answers 503 and closes: used when the connection cap is reached.
+    void rejectOverCapacity();
+
+    bool isBusy() const { return m_exchange != nullptr || m_respondingLocally; }
+    // Called by the worker's sweep; closes the connection when its current deadline has passed.
+    void checkDeadline(qint64 nowMs);
+    // Graceful stop: close now if idle, else after the current response.
+    void drain();
+    void abortNow();
+
+    // ResponseSink
+    void sendResponseHead(int status, const QByteArray &headerLines, qint64 contentLength) override;
+    void sendResponseBody(QByteArrayView data) override;
+    void endResponse() override;
+    void abortResponse() override;
+    qint64 outputBacklog() const override;
+    void exchangeFinished(proxy::ProxyExchange *exchange) override;
+
+signals:
+    void closed(ClientConnection *self);
+
+private:
+    void onReadyRead();
+    void onDisconnected();
+    void processBuffer();
+    void handleRequest(http::Request request);
+    void sendLocal(int status, const QByteArray &headerLines, const QByteArray &body);
+    void failParse(int status, const QByteArray &message);
+    void closeAfterWrite();
+    void closeConnection();
+    void logLocal(const http::Request &request, int status, const QByteArray &body, qint64 startedMs);
+    qint64 nowMs() const;
+
+    WorkerContext *m_ctx;
+    QTcpSocket *m_socket = nullptr;
+    http::RequestParser m_parser;
+    QByteArray m_in;
+    std::unique_ptr<proxy::ProxyExchange> m_exchange;
+    bool m_respondingLocally = false;
+    bool m_keepAlive = true;       // of the request being answered
+    bool m_http10 = false;
+    bool m_headRequest = false;
+    bool m_chunkedOut = false;
+    bool m_closeAfterResponse = false;
+    bool m_closing = false;
+    bool m_sentContinue = false;
+    bool m_closedEmitted = false;
+    qint64 m_deadlineMs = 0;       // 0 = none (a response is in progress)
+    qint64 m_requestStartMs = -1;  // first byte of the request being read
+};
+
+} // namespace switchyard::server

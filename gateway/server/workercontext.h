@@ -1,0 +1,30 @@
+#pragma once
+
+// What every client connection of one worker thread shares: the current routing table, the upstream
+// pool of the thread, the statistics, and the log callback. Lives in the worker's thread.
+
+#include "config/config.h"
+#include "routing/routingtable.h"
+#include "stats/gatewaystats.h"
+
+#include <functional>
+#include <memory>
+
+namespace switchyard::upstream {
+class UpstreamPool;
+}
+
+namespace switchyard::server {
+
+struct WorkerContext
+{
+    std::shared_ptr<const routing::RoutingTable> table;
+    upstream::UpstreamPool *pool = nullptr;
+    stats::GatewayStats *stats = nullptr;
+    std::function<void(const stats::RequestRecord &)> requestLogger; // may be called from any worker thread
+    bool draining = false; // stop taking new requests: finish the current one, then close
+
+    const config::GatewaySettings &settings() const { return table->config().settings; }
+};
+
+} // namespace switchyard::server

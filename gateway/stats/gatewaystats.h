@@ -1,0 +1,66 @@
+#pragma once
+
+// Counters the worker threads update on the request path (relaxed atomics, no locks) and the bounded
+// log of recent requests. The UI and /api/status read them as snapshots, a few times a second.
+
+#include "stats/requestrecord.h"
+
+#include <QHash>
+#include <QList>
+#include <QMutex>
+#include <QString>
+#include <atomic>
+#include <deque>
+#include <memory>
+
+namespace switchyard::stats {
+
+struct NodeCounters
+{
+    std::atomic<qint64> requests{0};      // attempts sent to the node
+    std::atomic<qint64> successes{0};     // attempts answered with a response passed to the client
+    std::atomic<qint64> failures{0};      // attempts that failed over or failed the request
+    std::atomic<qint64> inFlight{0};
+    std::atomic<qint64> promptTokens{0};
+    std::atomic<qint64> completionTokens{0};
+    std::atomic<qint64> latencyMsSum{0};  // end-to-end of successful attempts
+};
+
+struct NodeCountersSnapshot
+{
+    QString name;
+    qint64 requests = 0, successes = 0, failures = 0, inFlight = 0, promptTokens = 0, completionTokens = 0;
+    qint64 latencyMsSum = 0;
+};
+
+class GatewayStats final
+{
+    Q_DISABLE_COPY_MOVE(GatewayStats)
+
+public:
+    static constexpr int RecentRequestsCapacity = 1000;
+
+    GatewayStats() = default;
+
+    // The counters of a node by name; the same object across config changes, so totals continue.
+    std::shared_ptr<NodeCounters> nodeCounters(const QString &name);
+
+    void recordRequest(const RequestRecord &record);
+
+    std::atomic<qint64> requestsTotal{0};
+    std::atomic<qint64> errorsTotal{0}; // requests answered with status >= 500 (or aborted mid-way)
+    std::atomic<qint64> inFlight{0};
+    std::atomic<int> openConnections{0};
+
+    QList<NodeCountersSnapshot> nodeSnapshots() const;
+    // Up to max most recent records, oldest first.
+    QList<RequestRecord> recentRequests(int max = RecentRequestsCapacity) const;
+
+private:
+    mutable QMutex m_mutex;
+    QHash<QString, std::shared_ptr<NodeCounters>> m_nodes;
+    QStringList m_nodeOrder;
+    std::deque<RequestRecord> m_recent;
+};
+
+} // namespace switchyard::stats

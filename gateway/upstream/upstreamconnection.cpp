@@ -1,0 +1,242 @@
+#include "upstreamconnection.h"
+
+#include <QSslSocket>
+#include <QTcpSocket>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::upstream {
+
+namespace {
+// Bounds what we buffer from a node when the client reads slower than the node writes.
+constexpr qint64 SocketReadBufferBytes = 256 * 1024;
+} // namespace
+
+UpstreamConnection::UpstreamConnection(const routing::Endpoint &endpoint, QObject *parent)
+    : QObject(parent), m_endpoint(endpoint), m_poolKey(endpoint.poolKey())
+{
+}
+
+UpstreamConnection::~UpstreamConnection()
+{
+    m_listener = nullptr;
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+}
+
+bool UpstreamConnection::isConnected() const
+{
+    return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+}
+
+bool UpstreamConnection::isReusable() const
+{
+    return !m_broken && m_keepAlive && !m_listener && isConnected() && m_socket->bytesAvailable() == 0 && m_in.isEmpty();
+}
+
+void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
+{
+    m_listener = listener;
+    m_parser.reset();
+    m_inHead = true;
+    m_inBody = false;
+    m_paused = false;
+    m_in.clear();
+    m_idleTimer.invalidate();
+    if (isConnected()) {
+        ++m_requestsSent;
+        m_socket->write(request);
+        return;
+    }
+    m_pendingRequest = std::move(request);
+    if (m_endpoint.tls) {
+        auto *ssl = new QSslSocket(this);
+        m_socket = ssl;
+        connect(ssl, &QSslSocket::encrypted, this, &UpstreamConnection::onConnected);
+        connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+            fail(UpstreamErrorKind::ConnectFailed,
+                 u"TLS error: "_s % (errors.isEmpty() ? u"unknown"_s : errors.first().errorString()));
+        });
+    } else {
+        m_socket = new QTcpSocket(this);
+        connect(m_socket, &QTcpSocket::connected, this, &UpstreamConnection::onConnected);
+    }
+    m_socket->setReadBufferSize(SocketReadBufferBytes);
+    connect(m_socket, &QTcpSocket::readyRead, this, &UpstreamConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &UpstreamConnection::onDisconnected);
+    connect(m_socket, &QTcpSocket::errorOccurred, this, &UpstreamConnection::onSocketError);
+    if (m_endpoint.tls)
+        static_cast<QSslSocket *>(m_socket)->connectToHostEncrypted(m_endpoint.host, m_endpoint.port);
+    else
+        m_socket->connectToHost(m_endpoint.host, m_endpoint.port);
+}
+
+void UpstreamConnection::onConnected()
+{
+    m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    m_socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
+    if (!m_pendingRequest.isEmpty()) {
+        ++m_requestsSent;
+        m_socket->write(m_pendingRequest);
+        m_pendingRequest.clear();
+    }
+    if (m_listener)
+        m_listener->upstreamConnected();
+}
+
+void UpstreamConnection::abort()
+{
+    m_listener = nullptr;
+    m_broken = true;
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+}
+
+void UpstreamConnection::resume()
+{
+    if (!m_paused)
+        return;
+    m_paused = false;
+    onReadyRead();
+}
+
+void UpstreamConnection::onReadyRead()
+{
+    if (!m_listener) {
+        // Bytes from a node while idle are a protocol violation; the connection is not reusable.
+        if (m_socket->bytesAvailable() > 0)
+            m_broken = true;
+        return;
+    }
+    if (m_paused)
+        return;
+    m_in.append(m_socket->readAll());
+    if (m_inHead) {
+        const auto s = m_parser.parseHead(m_in);
+        if (s == http::ResponseParser::Status::NeedMore)
+            return;
+        if (s == http::ResponseParser::Status::Error) {
+            fail(UpstreamErrorKind::BadResponse, QString::fromUtf8(m_parser.errorString()));
+            return;
+        }
+        m_inHead = false;
+        m_keepAlive = m_parser.keepAlive();
+        UpstreamListener *l = m_listener;
+        l->upstreamHead(m_parser);
+        if (m_listener != l)
+            return; // the listener aborted or moved on
+        if (s == http::ResponseParser::Status::BodyComplete) {
+            finishResponse();
+            return;
+        }
+        m_inBody = true;
+    }
+    if (m_inBody && !m_in.isEmpty()) {
+        qsizetype consumed = 0;
+        UpstreamListener *l = m_listener;
+        bool listenerGone = false;
+        const auto s = m_parser.feedBody(m_in, consumed, [&](QByteArrayView piece) {
+            if (!listenerGone) {
+                l->upstreamBody(piece);
+                listenerGone = m_listener != l;
+            }
+        });
+        if (listenerGone)
+            return;
+        m_in.remove(0, consumed);
+        if (s == http::ResponseParser::Status::Error) {
+            fail(UpstreamErrorKind::BadResponse, QString::fromUtf8(m_parser.errorString()));
+            return;
+        }
+        if (s == http::ResponseParser::Status::BodyComplete) {
+            if (!m_in.isEmpty())
+                m_broken = true; // bytes beyond the response: do not reuse
+            finishResponse();
+        }
+    }
+}
+
+void UpstreamConnection::finishResponse()
+{
+    m_inBody = false;
+    UpstreamListener *l = m_listener;
+    m_listener = nullptr;
+    m_idleTimer.start();
+    if (l)
+        l->upstreamFinished();
+}
+
+void UpstreamConnection::onDisconnected()
+{
+    if (m_listener && m_inBody && m_parser.finishOnClose()) {
+        // Drain what is left; the close ends a body that had no length.
+        onReadyRead();
+        if (m_listener && m_inBody) {
+            m_keepAlive = false;
+            finishResponse();
+            return;
+        }
+    }
+    if (m_listener) {
+        fail(UpstreamErrorKind::Closed, u"connection closed by the node"_s);
+        return;
+    }
+    m_broken = true;
+    emit closedWhileIdle(this);
+}
+
+void UpstreamConnection::onSocketError()
+{
+    if (!m_socket)
+        return;
+    const auto err = m_socket->error();
+    if (err == QAbstractSocket::RemoteHostClosedError) {
+        if (m_socket->state() != QAbstractSocket::ConnectedState || !m_listener)
+            return; // onDisconnected handles it
+    }
+    if (!m_listener) {
+        m_broken = true;
+        emit closedWhileIdle(this);
+        return;
+    }
+    switch (err) {
+    case QAbstractSocket::ConnectionRefusedError:
+        fail(UpstreamErrorKind::ConnectRefused, u"connection refused"_s);
+        break;
+    case QAbstractSocket::HostNotFoundError:
+        fail(UpstreamErrorKind::ConnectFailed, u"host not found: "_s % m_endpoint.host);
+        break;
+    case QAbstractSocket::RemoteHostClosedError:
+        if (m_parser.finishOnClose() && m_inBody)
+            onDisconnected();
+        else
+            fail(UpstreamErrorKind::Closed, u"connection closed by the node"_s);
+        break;
+    default:
+        if (m_socket->state() != QAbstractSocket::ConnectedState && m_requestsSent == 0)
+            fail(UpstreamErrorKind::ConnectFailed, m_socket->errorString());
+        else
+            fail(UpstreamErrorKind::Closed, m_socket->errorString());
+        break;
+    }
+}
+
+void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message)
+{
+    m_broken = true;
+    UpstreamListener *l = m_listener;
+    m_listener = nullptr;
+    const bool started = !m_inHead;
+    if (m_socket) {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
+    if (l)
+        l->upstreamFailed({kind, message, started});
+}
+
+} // namespace switchyard::upstream

@@ -1,0 +1,98 @@
+#pragma once
+
+// One keep-alive HTTP/1.1 connection to a node (QTcpSocket, or QSslSocket for https). It sends one
+// request at a time and reports the response to its current listener as it arrives: the head, then
+// body pieces as views into its read buffer, then the end. QNetworkAccessManager is deliberately not
+// used: in Qt 6.4 it caps a host at 6 connections and would queue the seventh concurrent stream.
+
+#include "http/httpresponseparser.h"
+#include "routing/routingtable.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+
+class QTcpSocket;
+
+namespace switchyard::upstream {
+
+enum class UpstreamErrorKind {
+    ConnectRefused, // nothing listens (or the node refuses)
+    ConnectFailed,  // other connect errors: host not found, unreachable, TLS handshake
+    Closed,         // connection closed or reset before the response was complete
+    BadResponse,    // not HTTP, or framing we cannot follow
+};
+
+struct UpstreamError
+{
+    UpstreamErrorKind kind = UpstreamErrorKind::Closed;
+    QString message;
+    bool responseStarted = false; // some response bytes had arrived
+};
+
+class UpstreamListener
+{
+public:
+    virtual ~UpstreamListener() = default;
+    virtual void upstreamConnected() {}
+    virtual void upstreamHead(const http::ResponseParser &response) = 0;
+    virtual void upstreamBody(QByteArrayView data) = 0;
+    virtual void upstreamFinished() = 0;
+    virtual void upstreamFailed(const UpstreamError &error) = 0;
+};
+
+class UpstreamConnection final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(UpstreamConnection)
+
+public:
+    UpstreamConnection(const routing::Endpoint &endpoint, QObject *parent = nullptr);
+    ~UpstreamConnection() override;
+
+    const QString &poolKey() const { return m_poolKey; }
+    // True when the connection has carried a response before: a failure before any response byte
+    // then most likely means the node had closed it while idle, and a fresh connection is worth one try.
+    bool isReused() const { return m_requestsSent > 0; }
+    bool isConnected() const;
+    // Idle, connected and with no stray bytes: safe to send the next request on.
+    bool isReusable() const;
+    qint64 idleMs() const { return m_idleTimer.isValid() ? m_idleTimer.elapsed() : 0; }
+
+    // Sends a request; the listener gets the response. Connects first when needed.
+    void send(QByteArray request, UpstreamListener *listener);
+    // Stops delivering to the listener and closes the socket (the response is abandoned).
+    void abort();
+    // When the client cannot keep up, stop reading the node until resume(): TCP pushes back on it.
+    void pause() { m_paused = true; }
+    void resume();
+
+signals:
+    // Emitted while idle in the pool when the node closes the connection.
+    void closedWhileIdle(UpstreamConnection *self);
+
+private:
+    void onConnected();
+    void onReadyRead();
+    void onDisconnected();
+    void onSocketError();
+    void fail(UpstreamErrorKind kind, const QString &message);
+    void finishResponse();
+
+    routing::Endpoint m_endpoint;
+    QString m_poolKey;
+    QTcpSocket *m_socket = nullptr;
+    UpstreamListener *m_listener = nullptr;
+    QByteArray m_pendingRequest;
+    QByteArray m_in;
+    http::ResponseParser m_parser;
+    bool m_inHead = false;
+    bool m_inBody = false;
+    bool m_keepAlive = true;
+    bool m_paused = false;
+    bool m_broken = false;
+    int m_requestsSent = 0;
+    QElapsedTimer m_idleTimer;
+};
+
+} // namespace switchyard::upstream
