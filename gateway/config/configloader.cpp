@@ -642,8 +642,10 @@ private:
             return std::nullopt;
         }
         if (!url.isValid() || t.contains(u' ')) {
-            fail(path, quoted(text) + u" is not a valid URL"_s +
-                           (url.errorString().isEmpty() ? QString() : u": "_s + url.errorString()));
+            // QUrl appends a dump of its parser state ("; source was …"); the first clause is the reason.
+            const QString reason = url.errorString().section(u"; "_s, 0, 0);
+            fail(path,
+                 quoted(text) + u" is not a valid URL"_s + (reason.isEmpty() ? QString() : u": "_s + reason));
             return std::nullopt;
         }
         if (url.host().isEmpty()) {
