@@ -1,5 +1,6 @@
 #include "gateway.h"
 
+#include "health/healthprober.h"
 #include "server/listener.h"
 #include "server/worker.h"
 
@@ -15,12 +16,23 @@ namespace switchyard {
 Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<stats::GatewayStats>())
 {
     qRegisterMetaType<stats::RequestRecord>();
+    // Health checks run whether or not the gateway listens: the panel shows nodes before it starts.
+    m_healthThread = new QThread();
+    m_healthThread->setObjectName(u"switchyard-health"_s);
+    m_prober = new health::HealthProber();
+    m_prober->moveToThread(m_healthThread);
+    m_healthThread->start();
     applyConfig(m_config);
 }
 
 Gateway::~Gateway()
 {
     stopNow();
+    health::HealthProber *p = m_prober;
+    QMetaObject::invokeMethod(p, [p] { delete p; }, Qt::BlockingQueuedConnection);
+    m_healthThread->quit();
+    m_healthThread->wait();
+    delete m_healthThread;
 }
 
 void Gateway::setRequestLogger(std::function<void(const stats::RequestRecord &)> logger)
@@ -32,10 +44,34 @@ void Gateway::applyConfig(const config::GatewayConfig &config)
 {
     m_config = config;
     stats::GatewayStats *stats = m_stats.get();
-    m_table = routing::RoutingTable::build(m_config, [stats](const QString &name) { return stats->nodeCounters(name); });
+    m_table = routing::RoutingTable::build(
+        m_config, [stats](const QString &name) { return stats->nodeRuntime(name); }, ++m_generation);
+    health::HealthPolicy policy;
+    policy.consecutiveFailures = m_config.settings.ejectionConsecutiveFailures;
+    policy.cooldownInitialMs = m_config.settings.ejectionCooldownMs;
+    policy.cooldownMaxMs = std::max(m_config.settings.ejectionCooldownMs, m_config.settings.ejectionCooldownMaxMs);
+    for (const routing::Node &n : m_table->nodes())
+        n.runtime->health.setPolicy(policy);
     for (server::Worker *w : m_workers) {
         QMetaObject::invokeMethod(w, [w, table = m_table] { w->setRoutingTable(table); }, Qt::QueuedConnection);
     }
+    health::HealthProber *p = m_prober;
+    QMetaObject::invokeMethod(p, [p, table = m_table] { p->setTable(table); }, Qt::QueuedConnection);
+}
+
+bool Gateway::setNodeDraining(const QString &node, bool draining)
+{
+    const int i = m_table->nodeIndex(node);
+    if (i < 0)
+        return false;
+    m_table->nodes()[size_t(i)].runtime->health.setDraining(draining);
+    return true;
+}
+
+void Gateway::probeNow(const QString &node)
+{
+    health::HealthProber *p = m_prober;
+    QMetaObject::invokeMethod(p, [p, node] { p->probeNow(node); }, Qt::QueuedConnection);
 }
 
 Expected<QString, QString> Gateway::start()
@@ -189,6 +225,9 @@ GatewaySnapshot Gateway::snapshot() const
     s.errorsTotal = m_stats->errorsTotal.load();
     s.inFlight = m_stats->inFlight.load();
     s.openConnections = m_stats->openConnections.load();
+    s.ttft = m_stats->ttft.snapshot();
+    s.latency = m_stats->latency.snapshot();
+    const qint64 now = QDeadlineTimer::current().deadline();
     const QList<stats::NodeCountersSnapshot> counters = m_stats->nodeSnapshots();
     for (const routing::Node &n : m_table->nodes()) {
         NodeSnapshot ns;
@@ -207,6 +246,14 @@ GatewaySnapshot Gateway::snapshot() const
             if (c.name == n.name)
                 ns.counters = c;
         }
+        const health::NodeHealth &h = n.runtime->health;
+        ns.state = h.state(now);
+        ns.stateReason = h.reason(now);
+        ns.draining = h.isDraining();
+        ns.probe = h.details();
+        ns.ttftEwmaMs = h.ttftEwmaMs.load();
+        ns.ttft = n.runtime->ttft.snapshot();
+        ns.latency = n.runtime->latency.snapshot();
         s.nodes.append(ns);
     }
     return s;

@@ -6,6 +6,7 @@
 
 #include "common/expected.h"
 #include "config/config.h"
+#include "health/nodehealth.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 
@@ -24,6 +25,9 @@ namespace server {
 class Listener;
 class Worker;
 } // namespace server
+namespace health {
+class HealthProber;
+}
 
 struct NodeSnapshot
 {
@@ -32,6 +36,13 @@ struct NodeSnapshot
     QStringList models;
     double weight = 0; // sum of the enabled keys' weights
     stats::NodeCountersSnapshot counters;
+    health::NodeState state = health::NodeState::Unknown;
+    QString stateReason;          // what a person can act on; empty when healthy
+    bool draining = false;
+    health::ProbeDetails probe;   // what the last active check read (/metrics, /v1/models, /version)
+    int ttftEwmaMs = -1;
+    stats::HistogramSnapshot ttft;    // cumulative; diff two snapshots for a window
+    stats::HistogramSnapshot latency;
 };
 
 struct GatewaySnapshot
@@ -42,6 +53,8 @@ struct GatewaySnapshot
     qint64 errorsTotal = 0;
     qint64 inFlight = 0;
     int openConnections = 0;
+    stats::HistogramSnapshot ttft;
+    stats::HistogramSnapshot latency;
     QList<NodeSnapshot> nodes;
 };
 
@@ -75,6 +88,12 @@ public:
     quint16 port() const { return m_port; }
 
     GatewaySnapshot snapshot() const;
+
+    // A drained node takes no new requests; its in-flight ones finish. False to take traffic again.
+    // Returns false for an unknown node.
+    bool setNodeDraining(const QString &node, bool draining);
+    // Runs the node's active checks now instead of at the next interval.
+    void probeNow(const QString &node);
     QList<stats::RequestRecord> recentRequests(int max = stats::GatewayStats::RecentRequestsCapacity) const;
 
 signals:
@@ -95,7 +114,10 @@ private:
     QThread *m_acceptThread = nullptr;
     server::Listener *m_listener = nullptr;
     QTimer *m_drainTimer = nullptr;
+    QThread *m_healthThread = nullptr;
+    health::HealthProber *m_prober = nullptr;
     qint64 m_drainDeadlineMs = 0;
+    quint64 m_generation = 0;
     bool m_running = false;
     bool m_stopping = false;
     QString m_listenUrl;

@@ -84,6 +84,9 @@ struct GatewaySettings
     int responseHeaderTimeoutMs = 0;     // upstream response head; 0 = the provider's request timeout
     int drainTimeoutMs = 30000;          // graceful stop: in-flight requests get this long to finish
     int healthCheckIntervalMs = 5000;
+    int ejectionConsecutiveFailures = 3; // failed attempts in a row that eject a node
+    int ejectionCooldownMs = 5000;       // first ejection; doubles on each failed trial…
+    int ejectionCooldownMaxMs = 60000;   // …up to this
     RoutingStrategy defaultStrategy = RoutingStrategy::WeightedRoundRobin;
     QMap<QString, RoutingStrategy> strategyByModel;
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>

@@ -299,6 +299,9 @@ const QStringList &settingsFields()
                                        u"response_header_timeout_ms"_s,
                                        u"drain_timeout_ms"_s,
                                        u"health_check_interval_ms"_s,
+                                       u"ejection_consecutive_failures"_s,
+                                       u"ejection_cooldown_ms"_s,
+                                       u"ejection_cooldown_max_ms"_s,
                                        u"routing"_s,
                                        u"api_keys"_s};
     return fields;
@@ -791,6 +794,9 @@ private:
         readInt(v, path, "response_header_timeout_ms", 0, kDayMs, s.responseHeaderTimeoutMs);
         readInt(v, path, "drain_timeout_ms", 0, kDayMs, s.drainTimeoutMs);
         readInt(v, path, "health_check_interval_ms", 1, kDayMs, s.healthCheckIntervalMs);
+        readInt(v, path, "ejection_consecutive_failures", 1, 1000, s.ejectionConsecutiveFailures);
+        readInt(v, path, "ejection_cooldown_ms", 1, kDayMs, s.ejectionCooldownMs);
+        readInt(v, path, "ejection_cooldown_max_ms", 1, kDayMs, s.ejectionCooldownMaxMs);
 
         const QString routingPath = memberPath(path, "routing");
         if (const Json *routing = get(v, path, "routing", Kind::Object)) {

@@ -33,6 +33,7 @@ struct Request
     QByteArray body;
     bool keepAlive = true;
     bool expectContinue = false;
+    bool fromLoopback = false; // set by the server from the peer address
 
     QByteArrayView header(QByteArrayView lowerName) const { return headerValue(headers, lowerName); }
 };

@@ -2,6 +2,7 @@
 
 #include "http/jsonbodyscanner.h"
 #include "proxy/openaierror.h"
+#include "proxy/statusapi.h"
 
 #include <QDateTime>
 #include <nlohmann/json.hpp>
@@ -85,6 +86,30 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
 
     if (path == "/health" && (request.method == "GET" || request.method == "HEAD")) {
         d.local = jsonResponse(200, {{"status", "ok"}});
+        return d;
+    }
+    // Gateway management: loopback clients, or any client with a gateway API key when keys are set.
+    if (path == "/metrics" || path.startsWith("/api/")) {
+        const config::GatewaySettings &settings = table.config().settings;
+        if (!settings.apiKeys.isEmpty() ? !authorised(request, settings) : !request.fromLoopback) {
+            d.local = settings.apiKeys.isEmpty()
+                          ? errorResponse(403, u"The management API answers loopback clients only unless "
+                                               "switchyard.api_keys is set"_s, "forbidden")
+                          : errorResponse(401, u"Missing or invalid API key: send Authorization: Bearer <key>"_s,
+                                          "invalid_api_key");
+            return d;
+        }
+        const bool get = request.method == "GET";
+        if (path == "/metrics" && get && context.stats)
+            d.local = metricsResponse(table, *context.stats);
+        else if (path == "/api/status" && get && context.stats)
+            d.local = statusResponse(table, *context.stats);
+        else if (path.startsWith("/api/nodes/") && request.method == "POST")
+            d.local = nodeActionResponse(table, path);
+        else if (path == "/metrics" || path == "/api/status" || path.startsWith("/api/nodes/"))
+            d.local = errorResponse(405, u"Method not allowed here"_s, "method_not_allowed");
+        else
+            d.local = errorResponse(404, u"Unknown path "_s % QString::fromLatin1(path), "not_found");
         return d;
     }
     bool knownPath = false;

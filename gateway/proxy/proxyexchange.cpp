@@ -4,6 +4,7 @@
 #include "upstream/upstreampool.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QRandomGenerator>
 
 #include <cmath>
@@ -21,6 +22,11 @@ constexpr qsizetype MaxErrorBodyBytes = 8 * 1024;
 bool isRetryableStatus(int status)
 {
     return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+qint64 monotonicMs()
+{
+    return QDeadlineTimer::current().deadline();
 }
 } // namespace
 
@@ -57,6 +63,31 @@ int ProxyExchange::timeoutFor(const config::ProviderConfig &p) const
     return std::max(1, p.network.requestTimeoutSeconds) * 1000;
 }
 
+bool ProxyExchange::admitted(const routing::PoolEntry &e)
+{
+    const routing::Node &node = m_ctx.table->nodes()[size_t(e.node)];
+    m_trial = false;
+    if (node.runtime->health.isDraining()) {
+        m_skipped.append(node.name % u": draining"_s);
+        return false;
+    }
+    if (m_panic)
+        return true;
+    const qint64 now = monotonicMs();
+    switch (node.runtime->health.admit(now)) {
+    case health::Admission::Yes:
+        return true;
+    case health::Admission::Trial:
+        m_trial = true;
+        return true;
+    case health::Admission::No:
+        break;
+    }
+    m_skipped.append(node.name % u": "_s % QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now)))
+                     % u" ("_s % node.runtime->health.reason(now) % u')');
+    return false;
+}
+
 bool ProxyExchange::pickNext()
 {
     while (m_targetIndex < m_targets.size()) {
@@ -64,20 +95,30 @@ bool ProxyExchange::pickNext()
         if (!route.candidates.empty() && m_retriesLeft < 0) {
             const routing::Node &first = m_ctx.table->nodes()[size_t(route.candidates.front().node)];
             m_retriesLeft = std::max(0, first.provider.network.maxRetries);
+            // When health says every node of the target is down, try them anyway (Envoy's panic
+            // mode): a wrong verdict must not black out the gateway.
+            const qint64 now = monotonicMs();
+            m_panic = true;
+            for (const routing::PoolEntry &e : route.candidates)
+                m_panic = m_panic && !m_ctx.table->nodes()[size_t(e.node)].runtime->health.isAvailable(now);
         }
-        if (m_candidateIndex < route.candidates.size()) {
+        while (m_candidateIndex < route.candidates.size()) {
             const routing::PoolEntry &e = route.candidates[m_candidateIndex++];
+            if (!admitted(e))
+                continue;
             m_node = &m_ctx.table->nodes()[size_t(e.node)];
             m_keyIndex = e.key;
             return true;
         }
-        if (m_retriesLeft > 0 && !route.candidates.empty()) {
+        while (m_retriesLeft > 0 && !route.candidates.empty()) {
             --m_retriesLeft;
             // Retries cycle over the same nodes in the same weighted order.
             const routing::PoolEntry &e = route.candidates[size_t(m_retryNumber) % route.candidates.size()];
+            ++m_retryNumber;
+            if (!admitted(e))
+                continue;
             m_node = &m_ctx.table->nodes()[size_t(e.node)];
             m_keyIndex = e.key;
-            ++m_retryNumber;
             return true;
         }
         ++m_targetIndex;
@@ -142,8 +183,8 @@ void ProxyExchange::startAttempt(bool forceFresh)
     m_errorStatus = 0;
     m_errorBody.clear();
     m_attemptClock.start();
-    node.counters->requests.fetch_add(1, std::memory_order_relaxed);
-    node.counters->inFlight.fetch_add(1, std::memory_order_relaxed);
+    node.runtime->counters.requests.fetch_add(1, std::memory_order_relaxed);
+    node.runtime->counters.inFlight.fetch_add(1, std::memory_order_relaxed);
 
     m_connection = m_ctx.pool->acquire(ep, forceFresh);
     const bool connected = m_connection->isConnected();
@@ -183,7 +224,9 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_committed = true;
     m_phase = Phase::Streaming;
     m_record.status = status;
-    m_node->counters->successes.fetch_add(1, std::memory_order_relaxed);
+    m_node->runtime->counters.successes.fetch_add(1, std::memory_order_relaxed);
+    m_node->runtime->health.attemptSucceeded(); // any real answer, 4xx included, shows the node works
+    m_trial = false;
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");
     QByteArray headers;
@@ -216,8 +259,12 @@ void ProxyExchange::upstreamBody(QByteArrayView data)
     }
     if (m_phase != Phase::Streaming)
         return;
-    if (m_record.ttftMs < 0)
+    if (m_record.ttftMs < 0) {
         m_record.ttftMs = m_clock.elapsed();
+        const qint64 attemptTtft = m_attemptClock.elapsed();
+        m_node->runtime->health.recordTtft(attemptTtft);
+        m_node->runtime->ttft.record(attemptTtft);
+    }
     m_usage.feed(data);
     m_sink->sendResponseBody(data);
     if (m_stream)
@@ -243,13 +290,15 @@ void ProxyExchange::upstreamFinished()
     if (m_phase == Phase::DrainingError) {
         releaseConnection(true);
         const QString said = upstreamErrorMessage(m_errorBody);
+        // A 429 is the node protecting itself, not a broken node: fail over, but do not eject it.
         attemptFailed(u"HTTP "_s % QString::number(m_errorStatus) % (said.isEmpty() ? QString() : u": "_s % said),
-                      false);
+                      false, m_errorStatus != 429);
         return;
     }
     if (m_phase != Phase::Streaming)
         return;
-    m_node->counters->latencyMsSum.fetch_add(m_attemptClock.elapsed(), std::memory_order_relaxed);
+    m_node->runtime->counters.latencyMsSum.fetch_add(m_attemptClock.elapsed(), std::memory_order_relaxed);
+    m_node->runtime->latency.record(m_attemptClock.elapsed());
     releaseConnection(true);
     m_sink->endResponse();
     finish(m_record.status);
@@ -262,7 +311,8 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
     const bool wasReused = m_connection && m_connection->isReused();
     releaseConnection(false);
     if (m_committed) {
-        m_node->counters->failures.fetch_add(1, std::memory_order_relaxed);
+        m_node->runtime->counters.failures.fetch_add(1, std::memory_order_relaxed);
+        m_node->runtime->health.attemptFailed(monotonicMs(), error.message);
         const QString msg = u"The node '"_s % m_node->name % u"' failed mid-response: "_s % error.message;
         if (m_sse) {
             // The status line is long gone: tell the client in the stream, as vLLM itself does.
@@ -276,7 +326,7 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
     }
     // A pooled connection the node had closed while idle: the request most likely never reached it.
     if (wasReused && !error.responseStarted && !m_freshRetryUsed && error.kind == upstream::UpstreamErrorKind::Closed) {
-        m_node->counters->requests.fetch_sub(1, std::memory_order_relaxed); // counted again below
+        m_node->runtime->counters.requests.fetch_sub(1, std::memory_order_relaxed); // counted again below
         m_freshRetryUsed = true;
         startAttempt(true);
         return;
@@ -313,7 +363,7 @@ void ProxyExchange::onTotalTimeout()
 void ProxyExchange::releaseConnection(bool reusable)
 {
     if (m_node && m_connection)
-        m_node->counters->inFlight.fetch_sub(1, std::memory_order_relaxed);
+        m_node->runtime->counters.inFlight.fetch_sub(1, std::memory_order_relaxed);
     if (!m_connection)
         return;
     upstream::UpstreamConnection *c = m_connection;
@@ -325,9 +375,14 @@ void ProxyExchange::releaseConnection(bool reusable)
         m_ctx.pool->discard(c);
 }
 
-void ProxyExchange::attemptFailed(const QString &what, bool timeout)
+void ProxyExchange::attemptFailed(const QString &what, bool timeout, bool nodeAtFault)
 {
-    m_node->counters->failures.fetch_add(1, std::memory_order_relaxed);
+    m_node->runtime->counters.failures.fetch_add(1, std::memory_order_relaxed);
+    if (nodeAtFault)
+        m_node->runtime->health.attemptFailed(monotonicMs(), what);
+    else
+        m_node->runtime->health.attemptAbandoned(m_trial);
+    m_trial = false;
     m_tried.append(m_node->name % u": "_s % what);
     ++m_failures;
     if (timeout)
@@ -346,7 +401,8 @@ void ProxyExchange::failAll()
     if (m_failures == 0) {
         status = 503;
         code = "no_usable_node";
-        message = u"No node is available for the model '"_s % m_record.model % u"'"_s;
+        message = u"No usable node for the model '"_s % m_record.model % u"'"_s
+                  % (m_skipped.isEmpty() ? QString() : u": "_s % m_skipped.join(u"; "_s));
     } else {
         if (m_timeouts == m_failures) {
             status = 504;
@@ -357,6 +413,8 @@ void ProxyExchange::failAll()
         }
         message = u"All "_s % QString::number(m_failures) % (m_failures == 1 ? u" attempt"_s : u" attempts"_s)
                   % u" failed for the model '"_s % m_record.model % u"': "_s % m_tried.join(u"; "_s);
+        if (!m_skipped.isEmpty())
+            message += u"; skipped "_s % m_skipped.join(u"; "_s);
     }
     m_record.status = status;
     const QByteArray body = openAiErrorBody(status, message, code);
@@ -377,6 +435,8 @@ void ProxyExchange::clientGone()
     m_backoffTimer.stop();
     m_phaseTimer.stop();
     m_totalTimer.stop();
+    if (m_connection && m_node)
+        m_node->runtime->health.attemptAbandoned(m_trial);
     releaseConnection(false); // closing the node's connection is how the node learns to stop
     finish(499, u"client closed the connection"_s);
 }
@@ -395,9 +455,9 @@ void ProxyExchange::finish(int status, const QString &error)
     m_record.promptTokens = m_usage.promptTokens();
     m_record.completionTokens = m_usage.completionTokens();
     if (m_node && m_record.completionTokens > 0 && status < 400) {
-        m_node->counters->completionTokens.fetch_add(m_record.completionTokens, std::memory_order_relaxed);
+        m_node->runtime->counters.completionTokens.fetch_add(m_record.completionTokens, std::memory_order_relaxed);
         if (m_record.promptTokens > 0)
-            m_node->counters->promptTokens.fetch_add(m_record.promptTokens, std::memory_order_relaxed);
+            m_node->runtime->counters.promptTokens.fetch_add(m_record.promptTokens, std::memory_order_relaxed);
     }
     if (m_ctx.onFinished)
         m_ctx.onFinished(m_record);

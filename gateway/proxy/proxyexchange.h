@@ -39,6 +39,7 @@ struct ExchangeContext
 {
     std::shared_ptr<const routing::RoutingTable> table;
     upstream::UpstreamPool *pool = nullptr;
+    const stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> onFinished;
 };
 
@@ -69,9 +70,10 @@ private:
     enum class Phase { Idle, Connecting, AwaitingHead, DrainingError, Streaming, Done };
 
     bool pickNext();
+    bool admitted(const routing::PoolEntry &entry);
     void tryNext();
     void startAttempt(bool forceFresh);
-    void attemptFailed(const QString &what, bool timeout);
+    void attemptFailed(const QString &what, bool timeout, bool nodeAtFault = true);
     void onPhaseTimeout();
     void onTotalTimeout();
     void releaseConnection(bool reusable);
@@ -107,6 +109,9 @@ private:
     bool m_committed = false;
     bool m_sse = false;
     bool m_paused = false;
+    bool m_panic = false;  // every candidate of the current target is down: try them anyway
+    bool m_trial = false;  // the current attempt is an ejected node's trial
+    QStringList m_skipped; // nodes passed over as unavailable, with why
 
     QTimer m_phaseTimer;
     QTimer m_totalTimer;

@@ -2,6 +2,8 @@
 
 #include <QUrl>
 
+#include <algorithm>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::routing {
@@ -35,10 +37,11 @@ std::optional<Endpoint> parseEndpoint(const QString &baseUrl)
 }
 
 std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayConfig &config,
-                                                        const CountersLookup &countersFor)
+                                                        const RuntimeLookup &runtimeFor, quint64 generation)
 {
     auto table = std::make_shared<RoutingTable>();
     table->m_config = config;
+    table->m_generation = generation;
     std::vector<double> wildcardWeights;
     QHash<QByteArray, std::vector<double>> weights;
     QList<QByteArray> modelOrder;
@@ -51,7 +54,7 @@ std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayCon
         node.name = p.name;
         node.provider = p;
         node.endpoint = *ep;
-        node.counters = countersFor ? countersFor(p.name) : std::make_shared<stats::NodeCounters>();
+        node.runtime = runtimeFor ? runtimeFor(p.name) : std::make_shared<stats::NodeRuntime>();
         for (const config::KeyConfig &k : p.keys)
             node.authorization.push_back(k.value.isEmpty() ? QByteArray() : "Bearer " + k.value.toUtf8());
         for (const auto &[name, value] : p.network.extraHeaders)
@@ -112,7 +115,45 @@ Route RoutingTable::routeFromPool(const Pool &pool, QByteArrayView model) const
         if (route.candidates.size() == pool.entries.size())
             break;
     }
+    applyStrategy(route, model);
     return route;
+}
+
+double RoutingTable::entryWeight(const PoolEntry &e) const
+{
+    return std::max(0.01, m_nodes[size_t(e.node)].provider.keys[size_t(e.key)].weight);
+}
+
+void RoutingTable::applyStrategy(Route &route, QByteArrayView model) const
+{
+    const config::GatewaySettings &s = m_config.settings;
+    const config::RoutingStrategy strategy =
+        s.strategyByModel.value(QString::fromUtf8(model), s.defaultStrategy);
+    if (strategy == config::RoutingStrategy::WeightedRoundRobin || route.candidates.size() < 2)
+        return;
+    // Scores are read once per candidate; stable sorting keeps the weighted order among equals, so
+    // idle pools still rotate by weight.
+    std::vector<std::pair<double, PoolEntry>> scored;
+    scored.reserve(route.candidates.size());
+    for (const PoolEntry &e : route.candidates) {
+        const stats::NodeRuntime &rt = *m_nodes[size_t(e.node)].runtime;
+        const double inFlight = double(rt.counters.inFlight.load(std::memory_order_relaxed));
+        double score = inFlight;
+        if (strategy == config::RoutingStrategy::LoadAware) {
+            // Work the node already has (its own queue counts double: those requests wait for a slot),
+            // inflated by how full its KV cache is and how slow its first tokens have been lately.
+            const int waiting = std::max(0, rt.health.waiting.load(std::memory_order_relaxed));
+            const int running = std::max(0, rt.health.running.load(std::memory_order_relaxed));
+            const int kv = std::max(0, rt.health.kvCachePermille.load(std::memory_order_relaxed));
+            const int ttft = std::max(0, rt.health.ttftEwmaMs.load(std::memory_order_relaxed));
+            score = (inFlight + 2.0 * waiting + 0.5 * running) * (1.0 + kv / 1000.0) * (1.0 + ttft / 2000.0)
+                    + ttft / 1000.0;
+        }
+        scored.push_back({score / entryWeight(e), e});
+    }
+    std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (size_t i = 0; i < scored.size(); ++i)
+        route.candidates[i] = scored[i].second;
 }
 
 std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *error) const

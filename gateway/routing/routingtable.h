@@ -36,7 +36,7 @@ struct Node
     Endpoint endpoint;
     std::vector<QByteArray> authorization; // per key: "Bearer <value>" or empty
     QByteArray extraHeaderBlock;            // "Name: value\r\n"… prebuilt once
-    std::shared_ptr<stats::NodeCounters> counters;
+    std::shared_ptr<stats::NodeRuntime> runtime;
 };
 
 struct PoolEntry
@@ -64,12 +64,15 @@ struct ResolveError
 class RoutingTable final
 {
 public:
-    using CountersLookup = std::function<std::shared_ptr<stats::NodeCounters>(const QString &node)>;
-    // countersFor gives each node its counters (kept across configs by the caller); may be empty.
+    using RuntimeLookup = std::function<std::shared_ptr<stats::NodeRuntime>(const QString &node)>;
+    // runtimeFor gives each node its runtime state (kept across configs by the caller); may be empty.
     static std::shared_ptr<const RoutingTable> build(const config::GatewayConfig &config,
-                                                     const CountersLookup &countersFor = {});
+                                                     const RuntimeLookup &runtimeFor = {},
+                                                     quint64 generation = 0);
 
     const config::GatewayConfig &config() const { return m_config; }
+    // Counts applied configs: tells scripts and the panel which one is live.
+    quint64 generation() const { return m_generation; }
     const std::vector<Node> &nodes() const { return m_nodes; }
     int nodeIndex(const QString &name) const { return m_nodeByName.value(name, -1); }
 
@@ -93,8 +96,12 @@ private:
         WeightedSchedule schedule;
     };
     Route routeFromPool(const Pool &pool, QByteArrayView model) const;
+    // Reorders the weighted candidates for least_outstanding and load_aware pools.
+    void applyStrategy(Route &route, QByteArrayView model) const;
+    double entryWeight(const PoolEntry &e) const;
 
     config::GatewayConfig m_config;
+    quint64 m_generation = 0;
     std::vector<Node> m_nodes;
     QHash<QString, int> m_nodeByName;
     QHash<QByteArray, Pool> m_pools; // bare model → pool (wildcard keys included)

@@ -123,23 +123,34 @@ void ClientConnection::handleRequest(http::Request request)
     proxy::ExchangeContext ctx;
     ctx.table = m_ctx->table;
     ctx.pool = m_ctx->pool;
+    ctx.stats = m_ctx->stats;
+    request.fromLoopback = m_socket->peerAddress().isLoopback();
     stats::GatewayStats *stats = m_ctx->stats;
     auto logger = m_ctx->requestLogger;
     ctx.onFinished = [stats, logger](const stats::RequestRecord &r) {
         stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
         if (r.status >= 500 || r.status == 0)
             stats->errorsTotal.fetch_add(1, std::memory_order_relaxed);
+        if (r.status >= 200 && r.status < 300) {
+            if (r.ttftMs >= 0)
+                stats->ttft.record(r.ttftMs);
+            stats->latency.record(r.durationMs);
+        }
         stats->recordRequest(r);
         if (logger)
             logger(r);
     };
-    stats->requestsTotal.fetch_add(1, std::memory_order_relaxed);
+    // Probes and scrapes (/health, /metrics, /api/*) are not client traffic: they neither count nor log.
+    const bool management = request.path == "/health" || request.path == "/metrics" || request.path.startsWith("/api/");
+    if (!management)
+        stats->requestsTotal.fetch_add(1, std::memory_order_relaxed);
     stats->inFlight.fetch_add(1, std::memory_order_relaxed);
 
     proxy::Dispatch d = proxy::dispatchRequest(request, ctx, this);
     if (d.local) {
         stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
-        logLocal(request, d.local->status, d.local->body, startedMs);
+        if (!management)
+            logLocal(request, d.local->status, d.local->body, startedMs);
         sendLocal(d.local->status, d.local->headerLines, d.local->body);
         return;
     }
@@ -149,9 +160,6 @@ void ClientConnection::handleRequest(http::Request request)
 
 void ClientConnection::logLocal(const http::Request &request, int status, const QByteArray &body, qint64 startedMs)
 {
-    // Only API requests are worth a log line; probes of /health every few seconds would drown them.
-    if (request.path == "/health")
-        return;
     stats::RequestRecord r;
     r.startedMsSinceEpoch = startedMs;
     r.method = request.method;

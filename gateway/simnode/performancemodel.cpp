@@ -183,10 +183,10 @@ void PerformanceModel::produceToken(SequenceId id, Sequence &s, qint64 t)
     }
     s.lastTokenAt = t;
     if (s.generated >= s.target)
-        finish(id, s, t);
+        finish(s, t);
 }
 
-void PerformanceModel::finish(SequenceId, Sequence &s, qint64 t)
+void PerformanceModel::finish(Sequence &s, qint64 t)
 {
     release(s);
     s.state = State::Finished;

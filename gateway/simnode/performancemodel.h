@@ -123,7 +123,7 @@ private:
     qint64 prefillDurationNs(int tokens) const;
     void admitWaiting(qint64 t);
     void produceToken(SequenceId id, Sequence &s, qint64 t);
-    void finish(SequenceId id, Sequence &s, qint64 t);
+    void finish(Sequence &s, qint64 t);
     void release(Sequence &s);
     void preemptIfNeeded();
     void touch(SequenceId id, Sequence &s);

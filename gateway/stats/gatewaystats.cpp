@@ -2,12 +2,12 @@
 
 namespace switchyard::stats {
 
-std::shared_ptr<NodeCounters> GatewayStats::nodeCounters(const QString &name)
+std::shared_ptr<NodeRuntime> GatewayStats::nodeRuntime(const QString &name)
 {
     QMutexLocker lock(&m_mutex);
     auto &slot = m_nodes[name];
     if (!slot) {
-        slot = std::make_shared<NodeCounters>();
+        slot = std::make_shared<NodeRuntime>();
         m_nodeOrder.append(name);
     }
     return slot;
@@ -26,7 +26,7 @@ QList<NodeCountersSnapshot> GatewayStats::nodeSnapshots() const
     QMutexLocker lock(&m_mutex);
     QList<NodeCountersSnapshot> out;
     for (const QString &name : m_nodeOrder) {
-        const NodeCounters &c = *m_nodes.value(name);
+        const NodeCounters &c = m_nodes.value(name)->counters;
         out.append({name, c.requests.load(), c.successes.load(), c.failures.load(), c.inFlight.load(),
                     c.promptTokens.load(), c.completionTokens.load(), c.latencyMsSum.load()});
     }

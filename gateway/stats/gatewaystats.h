@@ -3,6 +3,8 @@
 // Counters the worker threads update on the request path (relaxed atomics, no locks) and the bounded
 // log of recent requests. The UI and /api/status read them as snapshots, a few times a second.
 
+#include "health/nodehealth.h"
+#include "stats/histogram.h"
 #include "stats/requestrecord.h"
 
 #include <QHash>
@@ -26,6 +28,16 @@ struct NodeCounters
     std::atomic<qint64> latencyMsSum{0};  // end-to-end of successful attempts
 };
 
+// Everything the gateway keeps about one node at run time, shared by the workers (request path), the
+// health prober and the snapshots. Kept by node name across config changes, so totals continue.
+struct NodeRuntime
+{
+    NodeCounters counters;
+    health::NodeHealth health;
+    Histogram ttft;    // first response byte, successful attempts
+    Histogram latency; // whole response, successful attempts
+};
+
 struct NodeCountersSnapshot
 {
     QString name;
@@ -42,8 +54,8 @@ public:
 
     GatewayStats() = default;
 
-    // The counters of a node by name; the same object across config changes, so totals continue.
-    std::shared_ptr<NodeCounters> nodeCounters(const QString &name);
+    // The runtime state of a node by name; the same object across config changes, so totals continue.
+    std::shared_ptr<NodeRuntime> nodeRuntime(const QString &name);
 
     void recordRequest(const RequestRecord &record);
 
@@ -51,6 +63,8 @@ public:
     std::atomic<qint64> errorsTotal{0}; // requests answered with status >= 500 (or aborted mid-way)
     std::atomic<qint64> inFlight{0};
     std::atomic<int> openConnections{0};
+    Histogram ttft;    // gateway-wide, requests answered 2xx
+    Histogram latency;
 
     QList<NodeCountersSnapshot> nodeSnapshots() const;
     // Up to max most recent records, oldest first.
@@ -58,7 +72,7 @@ public:
 
 private:
     mutable QMutex m_mutex;
-    QHash<QString, std::shared_ptr<NodeCounters>> m_nodes;
+    QHash<QString, std::shared_ptr<NodeRuntime>> m_nodes;
     QStringList m_nodeOrder;
     std::deque<RequestRecord> m_recent;
 };

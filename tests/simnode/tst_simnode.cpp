@@ -506,9 +506,10 @@ private slots:
         QFETCH(QByteArray, request);
         QFETCH(int, status);
         QFETCH(QByteArray, type);
-        static std::unique_ptr<SimNode> node = startNode(fastOptions()); // one node for every row
-        QVERIFY(node);
-        const Response r = fetch(node->port(), request);
+        if (!m_errorNode)
+            m_errorNode = startNode(fastOptions()); // one node for every row
+        QVERIFY(m_errorNode);
+        const Response r = fetch(m_errorNode->port(), request);
         QCOMPARE(r.status, status);
         QCOMPARE(r.header("content-type"), QByteArrayView("application/json"));
         const Json j = r.json();
@@ -944,6 +945,11 @@ private slots:
         QCOMPARE(fetch(node->port(), httpRequest("GET", "/v1/models", {}, "Authorization: Bearer sekret\r\n")).status, 200);
         QCOMPARE(fetch(node->port(), httpRequest("GET", "/health")).status, 200); // not behind the key
     }
+
+    void cleanupTestCase() { m_errorNode.reset(); }
+
+private:
+    std::unique_ptr<SimNode> m_errorNode;
 };
 
 QTEST_GUILESS_MAIN(TestSimNode)

@@ -1,0 +1,178 @@
+#include "nodehealth.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::health {
+
+const char *nodeStateName(NodeState state)
+{
+    switch (state) {
+    case NodeState::Unknown: return "unknown";
+    case NodeState::Healthy: return "healthy";
+    case NodeState::Degraded: return "degraded";
+    case NodeState::Down: return "down";
+    case NodeState::Recovering: return "recovering";
+    case NodeState::Draining: return "draining";
+    }
+    return "unknown";
+}
+
+Admission NodeHealth::admit(qint64 nowMs)
+{
+    if (m_draining.load(std::memory_order_relaxed) || m_probeDown.load(std::memory_order_relaxed))
+        return Admission::No;
+    const qint64 until = m_ejectedUntilMs.load(std::memory_order_acquire);
+    if (until == 0)
+        return Admission::Yes;
+    if (nowMs < until)
+        return Admission::No;
+    bool expected = false;
+    if (m_trialInFlight.compare_exchange_strong(expected, true))
+        return Admission::Trial;
+    return Admission::No;
+}
+
+bool NodeHealth::isAvailable(qint64 nowMs) const
+{
+    if (m_draining.load() || m_probeDown.load())
+        return false;
+    const qint64 until = m_ejectedUntilMs.load();
+    return until == 0 || (nowMs >= until && !m_trialInFlight.load());
+}
+
+void NodeHealth::attemptSucceeded()
+{
+    m_sawTraffic.store(true, std::memory_order_relaxed);
+    m_consecutiveFailures.store(0, std::memory_order_relaxed);
+    if (m_ejectedUntilMs.load(std::memory_order_relaxed) != 0) {
+        m_ejectedUntilMs.store(0);
+        m_cooldownMs.store(0);
+        m_trialInFlight.store(false);
+    }
+    if (m_recovering.load(std::memory_order_relaxed))
+        m_recovering.store(false);
+}
+
+void NodeHealth::attemptFailed(qint64 nowMs, const QString &why)
+{
+    m_sawTraffic.store(true, std::memory_order_relaxed);
+    if (m_ejectedUntilMs.load() != 0) {
+        // A failed trial (or a straggler of the requests that got it ejected): eject again, longer.
+        if (m_trialInFlight.exchange(false))
+            eject(nowMs, u"trial request failed: "_s % why);
+        return;
+    }
+    const int n = m_consecutiveFailures.fetch_add(1) + 1;
+    if (n >= m_consecutiveLimit.load(std::memory_order_relaxed))
+        eject(nowMs, QString::number(n) % u" consecutive failures, last: "_s % why);
+}
+
+void NodeHealth::attemptAbandoned(bool wasTrial)
+{
+    if (wasTrial)
+        m_trialInFlight.store(false);
+}
+
+void NodeHealth::eject(qint64 nowMs, const QString &why)
+{
+    int cooldown = m_cooldownMs.load();
+    cooldown = cooldown == 0 ? m_cooldownInitialMs.load() : std::min(cooldown * 2, m_cooldownMaxMs.load());
+    m_cooldownMs.store(cooldown);
+    m_consecutiveFailures.store(0);
+    m_ejectedUntilMs.store(nowMs + cooldown, std::memory_order_release);
+    QMutexLocker lock(&m_reasonMutex);
+    m_ejectReason = why;
+}
+
+void NodeHealth::probeFinished(qint64 nowMs, const ProbeResult &result)
+{
+    m_probed.store(true);
+    QMutexLocker lock(&m_reasonMutex);
+    if (!result.up) {
+        m_downReason = result.downReason;
+        m_degradedReason.clear();
+        m_probeDown.store(true);
+        return;
+    }
+    if (m_probeDown.exchange(false))
+        m_recovering.store(true);
+    else if (m_recovering.load())
+        m_recovering.store(false); // a second good probe in a row
+    m_downReason.clear();
+    m_degradedReason = result.degradedReason;
+    // A good probe after the cooldown readmits a passively ejected node without waiting for a trial.
+    const qint64 until = m_ejectedUntilMs.load();
+    if (until != 0 && nowMs >= until && !m_trialInFlight.load()) {
+        m_ejectedUntilMs.store(0);
+        m_recovering.store(true);
+    }
+}
+
+void NodeHealth::recordTtft(qint64 ms)
+{
+    // Exponentially weighted (α = 1/4): recent enough to steer load-aware routing, smooth enough not to
+    // flap on one slow prompt. A lost race between two workers only drops one sample.
+    const int prev = ttftEwmaMs.load(std::memory_order_relaxed);
+    const int next = prev < 0 ? int(ms) : int((3 * qint64(prev) + ms) / 4);
+    ttftEwmaMs.store(next, std::memory_order_relaxed);
+}
+
+void NodeHealth::setDetails(const ProbeDetails &details)
+{
+    QMutexLocker lock(&m_reasonMutex);
+    m_details = details;
+}
+
+ProbeDetails NodeHealth::details() const
+{
+    QMutexLocker lock(&m_reasonMutex);
+    return m_details;
+}
+
+NodeState NodeHealth::state(qint64 nowMs) const
+{
+    if (m_draining.load())
+        return NodeState::Draining;
+    if (m_probeDown.load())
+        return NodeState::Down;
+    const qint64 until = m_ejectedUntilMs.load();
+    if (until != 0)
+        return nowMs < until ? NodeState::Down : NodeState::Recovering;
+    if (m_recovering.load())
+        return NodeState::Recovering;
+    {
+        QMutexLocker lock(&m_reasonMutex);
+        if (!m_degradedReason.isEmpty())
+            return NodeState::Degraded;
+    }
+    if (!m_probed.load() && !m_sawTraffic.load())
+        return NodeState::Unknown;
+    return NodeState::Healthy;
+}
+
+QString NodeHealth::reason(qint64 nowMs) const
+{
+    const NodeState s = state(nowMs);
+    QMutexLocker lock(&m_reasonMutex);
+    switch (s) {
+    case NodeState::Draining:
+        return u"draining: takes no new requests"_s;
+    case NodeState::Down: {
+        if (m_probeDown.load())
+            return m_downReason;
+        const qint64 left = std::max<qint64>(0, m_ejectedUntilMs.load() - nowMs);
+        return u"ejected ("_s % m_ejectReason % u"); trial in "_s % QString::number((left + 999) / 1000) % u" s"_s;
+    }
+    case NodeState::Recovering:
+        return u"recovering: waiting for a successful request or probe"_s;
+    case NodeState::Degraded:
+        return m_degradedReason;
+    case NodeState::Unknown:
+        return u"not checked yet"_s;
+    case NodeState::Healthy:
+        return {};
+    }
+    return {};
+}
+
+} // namespace switchyard::health

@@ -1,0 +1,122 @@
+#pragma once
+
+// The health verdict on one node, shared by the health prober (active checks, on its own thread) and
+// the workers (passive ejection from real traffic, and admission on the request path). Everything the
+// request path touches is an atomic; only the human-readable reason sits behind a mutex, read by
+// snapshots a few times a second.
+//
+// Passive ejection (Envoy's outlier detection, simplified): `consecutiveFailures` failed attempts in a
+// row eject the node for a cooldown that starts at 5 s and doubles up to 60 s. After the cooldown one
+// trial request is let through: success readmits the node, failure ejects it again for twice as long.
+// A successful active probe after the cooldown readmits it as well. Times are passed in by the caller
+// (milliseconds of a monotonic clock), so tests drive them directly.
+
+#include <QMutex>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <limits>
+
+namespace switchyard::health {
+
+enum class NodeState { Unknown, Healthy, Degraded, Down, Recovering, Draining };
+const char *nodeStateName(NodeState state);
+
+struct HealthPolicy
+{
+    int consecutiveFailures = 3;
+    int cooldownInitialMs = 5000;
+    int cooldownMaxMs = 60000;
+    int queueWaitingDegradedAt = 8;  // vllm:num_requests_waiting at or above this: Degraded
+    double kvCacheDegradedAt = 0.95; // vllm:kv_cache_usage_perc at or above this: Degraded
+};
+
+enum class Admission { Yes, Trial, No };
+
+// What the last active check read from the node, for the panel's detail pane and /api/status.
+struct ProbeDetails
+{
+    qint64 lastCheckMsSinceEpoch = 0;
+    qint64 lastCheckDurationMs = -1;
+    QString version;          // from /version
+    QStringList servedModels; // from /v1/models
+    bool hasMetrics = false;  // /metrics answered with vLLM gauges
+    double running = -1, waiting = -1, kvCacheUsage = -1; // gauges (usage 0–1)
+    double promptTokensTotal = -1, generationTokensTotal = -1, preemptionsTotal = -1, requestsSucceededTotal = -1;
+};
+
+struct ProbeResult
+{
+    bool up = false;
+    QString downReason;     // e.g. "connection refused", "health 503: engine dead"
+    QString degradedReason; // e.g. "queue 40 waiting", "serves llama-3 but the config expects m1"
+};
+
+class NodeHealth final
+{
+    Q_DISABLE_COPY_MOVE(NodeHealth)
+
+public:
+    NodeHealth() = default;
+
+    // Thread-safe: the ejection numbers are atomics, read on the request path.
+    void setPolicy(const HealthPolicy &policy)
+    {
+        m_consecutiveLimit.store(policy.consecutiveFailures);
+        m_cooldownInitialMs.store(policy.cooldownInitialMs);
+        m_cooldownMaxMs.store(policy.cooldownMaxMs);
+    }
+
+    // Request path. May this node take a new request now? Claims the one trial after a cooldown.
+    Admission admit(qint64 nowMs);
+    // Without claiming anything: could it take traffic (or a trial) now? For the all-down check.
+    bool isAvailable(qint64 nowMs) const;
+    void attemptSucceeded();
+    void attemptFailed(qint64 nowMs, const QString &why);
+    // An admitted attempt ended without a verdict (client gone): frees the trial slot.
+    void attemptAbandoned(bool wasTrial);
+
+    // Active checks (health thread).
+    void probeFinished(qint64 nowMs, const ProbeResult &result);
+
+    void setDraining(bool draining) { m_draining.store(draining); }
+    bool isDraining() const { return m_draining.load(); }
+
+    NodeState state(qint64 nowMs) const;
+    QString reason(qint64 nowMs) const;
+    bool everProbed() const { return m_probed.load(); }
+
+    void setDetails(const ProbeDetails &details);
+    ProbeDetails details() const;
+
+    // Load as last read from the node's /metrics (−1 = unknown), and our own recent TTFT.
+    std::atomic<int> running{-1};
+    std::atomic<int> waiting{-1};
+    std::atomic<int> kvCachePermille{-1};
+    std::atomic<int> ttftEwmaMs{-1};
+    void recordTtft(qint64 ms);
+
+private:
+    void eject(qint64 nowMs, const QString &why);
+
+    std::atomic<int> m_consecutiveLimit{HealthPolicy().consecutiveFailures};
+    std::atomic<int> m_cooldownInitialMs{HealthPolicy().cooldownInitialMs};
+    std::atomic<int> m_cooldownMaxMs{HealthPolicy().cooldownMaxMs};
+    std::atomic<bool> m_draining{false};
+    std::atomic<bool> m_probeDown{false};
+    std::atomic<bool> m_recovering{false};
+    std::atomic<bool> m_probed{false};
+    std::atomic<bool> m_sawTraffic{false};
+    std::atomic<qint64> m_ejectedUntilMs{0}; // 0 = not ejected
+    std::atomic<int> m_cooldownMs{0};
+    std::atomic<int> m_consecutiveFailures{0};
+    std::atomic<bool> m_trialInFlight{false};
+
+    mutable QMutex m_reasonMutex;
+    QString m_downReason;
+    QString m_degradedReason;
+    QString m_ejectReason;
+    ProbeDetails m_details;
+};
+
+} // namespace switchyard::health

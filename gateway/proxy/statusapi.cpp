@@ -1,0 +1,213 @@
+#include "statusapi.h"
+
+#include <QDeadlineTimer>
+#include <nlohmann/json.hpp>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::proxy {
+
+namespace {
+
+const health::NodeState AllStates[] = {health::NodeState::Unknown,  health::NodeState::Healthy,
+                                       health::NodeState::Degraded, health::NodeState::Down,
+                                       health::NodeState::Recovering, health::NodeState::Draining};
+
+QByteArray escapeLabel(const QString &v)
+{
+    QByteArray out;
+    for (char c : v.toUtf8()) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+QByteArray num(double v)
+{
+    return QByteArray::number(v, 'g', 12);
+}
+
+void header(QByteArray &out, const char *name, const char *type, const char *help)
+{
+    out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+}
+
+void histogram(QByteArray &out, const char *name, const QByteArray &labels, const stats::HistogramSnapshot &h)
+{
+    qint64 cumulative = 0;
+    const QByteArray sep = labels.isEmpty() ? QByteArray() : labels + ',';
+    for (size_t i = 0; i < h.counts.size(); ++i) {
+        cumulative += h.counts[i];
+        const QByteArray le = i + 1 == h.counts.size() ? QByteArray("+Inf") : num(stats::HistogramBoundsMs[i] / 1000.0);
+        out += QByteArray(name) + "_bucket{" + sep + "le=\"" + le + "\"} " + QByteArray::number(cumulative) + '\n';
+    }
+    const QByteArray braces = labels.isEmpty() ? QByteArray() : '{' + labels + '}';
+    out += QByteArray(name) + "_sum" + braces + ' ' + num(h.sumMs / 1000.0) + '\n';
+    out += QByteArray(name) + "_count" + braces + ' ' + QByteArray::number(h.count) + '\n';
+}
+
+nlohmann::json percentiles(const stats::HistogramSnapshot &h)
+{
+    auto p = [&](double q) { return h.count ? nlohmann::json(h.percentile(q)) : nlohmann::json(nullptr); };
+    return {{"p50", p(0.5)}, {"p95", p(0.95)}, {"p99", p(0.99)}, {"count", h.count}};
+}
+
+nlohmann::json orNull(double v)
+{
+    return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+
+LocalResponse json(int status, const nlohmann::json &j)
+{
+    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    return {status, "Content-Type: application/json\r\n", QByteArray(text.data(), qsizetype(text.size()))};
+}
+
+} // namespace
+
+LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
+{
+    QByteArray out;
+    out.reserve(8192);
+    header(out, "switchyard_requests_total", "counter", "Client requests handled by the gateway.");
+    out += "switchyard_requests_total " + QByteArray::number(stats.requestsTotal.load()) + '\n';
+    header(out, "switchyard_errors_total", "counter", "Client requests answered with a 5xx status or cut.");
+    out += "switchyard_errors_total " + QByteArray::number(stats.errorsTotal.load()) + '\n';
+    header(out, "switchyard_requests_in_flight", "gauge", "Client requests being answered.");
+    out += "switchyard_requests_in_flight " + QByteArray::number(stats.inFlight.load()) + '\n';
+    header(out, "switchyard_open_connections", "gauge", "Open client connections.");
+    out += "switchyard_open_connections " + QByteArray::number(stats.openConnections.load()) + '\n';
+    header(out, "switchyard_time_to_first_byte_seconds", "histogram", "Time to the first response byte, 2xx requests.");
+    histogram(out, "switchyard_time_to_first_byte_seconds", {}, stats.ttft.snapshot());
+    header(out, "switchyard_request_duration_seconds", "histogram", "Whole request duration, 2xx requests.");
+    histogram(out, "switchyard_request_duration_seconds", {}, stats.latency.snapshot());
+
+    const qint64 now = QDeadlineTimer::current().deadline();
+    struct Counter
+    {
+        const char *name, *help;
+        std::atomic<qint64> stats::NodeCounters::*field;
+    };
+    const Counter counters[] = {
+        {"switchyard_node_attempts_total", "Attempts sent to the node.", &stats::NodeCounters::requests},
+        {"switchyard_node_failures_total", "Attempts that failed (failed over or failed the request).",
+         &stats::NodeCounters::failures},
+        {"switchyard_node_prompt_tokens_total", "Prompt tokens of requests the node answered.",
+         &stats::NodeCounters::promptTokens},
+        {"switchyard_node_completion_tokens_total", "Completion tokens the node generated for clients.",
+         &stats::NodeCounters::completionTokens},
+    };
+    for (const Counter &c : counters) {
+        header(out, c.name, "counter", c.help);
+        for (const routing::Node &n : table.nodes()) {
+            out += QByteArray(c.name) + "{node=\"" + escapeLabel(n.name) + "\"} "
+                   + QByteArray::number((n.runtime->counters.*(c.field)).load()) + '\n';
+        }
+    }
+    header(out, "switchyard_node_in_flight", "gauge", "Attempts in flight at the node.");
+    for (const routing::Node &n : table.nodes())
+        out += "switchyard_node_in_flight{node=\"" + escapeLabel(n.name) + "\"} "
+               + QByteArray::number(n.runtime->counters.inFlight.load()) + '\n';
+    header(out, "switchyard_node_up", "gauge", "1 when the node takes traffic (healthy, degraded or recovering).");
+    for (const routing::Node &n : table.nodes()) {
+        const health::NodeState s = n.runtime->health.state(now);
+        const bool up = s == health::NodeState::Healthy || s == health::NodeState::Degraded
+                        || s == health::NodeState::Recovering || s == health::NodeState::Unknown;
+        out += "switchyard_node_up{node=\"" + escapeLabel(n.name) + "\"} " + (up ? "1" : "0") + '\n';
+    }
+    header(out, "switchyard_node_state", "gauge", "The node's health state (1 for the current one).");
+    for (const routing::Node &n : table.nodes()) {
+        const health::NodeState s = n.runtime->health.state(now);
+        for (health::NodeState st : AllStates)
+            out += "switchyard_node_state{node=\"" + escapeLabel(n.name) + "\",state=\"" + health::nodeStateName(st)
+                   + "\"} " + (st == s ? "1" : "0") + '\n';
+    }
+    header(out, "switchyard_node_time_to_first_byte_seconds", "histogram", "Node's time to first byte, successful attempts.");
+    for (const routing::Node &n : table.nodes())
+        histogram(out, "switchyard_node_time_to_first_byte_seconds", "node=\"" + escapeLabel(n.name) + '"',
+                  n.runtime->ttft.snapshot());
+    return {200, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n", out};
+}
+
+LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
+{
+    const qint64 now = QDeadlineTimer::current().deadline();
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const routing::Node &n : table.nodes()) {
+        const health::NodeHealth &h = n.runtime->health;
+        const health::ProbeDetails d = h.details();
+        const stats::NodeCounters &c = n.runtime->counters;
+        double weight = 0;
+        nlohmann::json models = nlohmann::json::array();
+        for (const config::KeyConfig &k : n.provider.keys) {
+            if (!k.enabled)
+                continue;
+            weight += k.weight;
+            for (const QString &m : k.models)
+                models.push_back(m.toStdString());
+        }
+        nlohmann::json served = nlohmann::json::array();
+        for (const QString &m : d.servedModels)
+            served.push_back(m.toStdString());
+        nodes.push_back({
+            {"name", n.name.toStdString()},
+            {"base_url", n.provider.network.baseUrl.toStdString()},
+            {"state", health::nodeStateName(h.state(now))},
+            {"reason", h.reason(now).toStdString()},
+            {"draining", h.isDraining()},
+            {"weight", weight},
+            {"models", models},
+            {"served_models", served},
+            {"version", d.version.toStdString()},
+            {"last_check_ms_since_epoch", d.lastCheckMsSinceEpoch},
+            {"in_flight", c.inFlight.load()},
+            {"attempts", c.requests.load()},
+            {"failures", c.failures.load()},
+            {"prompt_tokens", c.promptTokens.load()},
+            {"completion_tokens", c.completionTokens.load()},
+            {"ttft_ms", percentiles(n.runtime->ttft.snapshot())},
+            {"latency_ms", percentiles(n.runtime->latency.snapshot())},
+            {"vllm", {{"num_requests_running", orNull(d.running)},
+                      {"num_requests_waiting", orNull(d.waiting)},
+                      {"kv_cache_usage_perc", orNull(d.kvCacheUsage)},
+                      {"generation_tokens_total", orNull(d.generationTokensTotal)}}},
+        });
+    }
+    return json(200, {{"gateway",
+                       {{"version", SWITCHYARD_VERSION},
+                        {"requests_total", stats.requestsTotal.load()},
+                        {"errors_total", stats.errorsTotal.load()},
+                        {"in_flight", stats.inFlight.load()},
+                        {"open_connections", stats.openConnections.load()},
+                        {"ttft_ms", percentiles(stats.ttft.snapshot())},
+                        {"latency_ms", percentiles(stats.latency.snapshot())}}},
+                      {"config_generation", table.generation()},
+                      {"nodes", nodes}});
+}
+
+LocalResponse nodeActionResponse(const routing::RoutingTable &table, QByteArrayView path)
+{
+    // /api/nodes/{name}/{action}
+    const QByteArrayView rest = path.sliced(11);
+    const qsizetype slash = rest.lastIndexOf('/');
+    if (slash <= 0)
+        return errorResponse(404, u"Use POST /api/nodes/{name}/drain or /enable"_s, "not_found");
+    const QString name = QString::fromUtf8(QByteArray::fromPercentEncoding(rest.first(slash).toByteArray()));
+    const QByteArrayView action = rest.sliced(slash + 1);
+    if (action != "drain" && action != "enable")
+        return errorResponse(404, u"Unknown node action; use drain or enable"_s, "not_found");
+    const int i = table.nodeIndex(name);
+    if (i < 0)
+        return errorResponse(404, u"No node named '"_s % name % u"'"_s, "node_not_found");
+    const bool draining = action == "drain";
+    table.nodes()[size_t(i)].runtime->health.setDraining(draining);
+    return json(200, {{"node", name.toStdString()}, {"draining", draining}});
+}
+
+} // namespace switchyard::proxy

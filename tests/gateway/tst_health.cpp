@@ -1,0 +1,271 @@
+// Node health: the metrics parser, the ejection state machine on a driven clock, active checks and
+// passive ejection through simulated nodes' fault modes, routing strategies, drain, and the gateway's
+// own /metrics and /api/status.
+#include "common/testhttpclient.h"
+#include "gatewayfixture.h"
+#include "health/nodehealth.h"
+#include "health/prometheustext.h"
+
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using health::NodeState;
+
+namespace {
+NodeSnapshot nodeSnapshot(const Gateway &g, const QString &name)
+{
+    for (const NodeSnapshot &n : g.snapshot().nodes) {
+        if (n.name == name)
+            return n;
+    }
+    return {};
+}
+} // namespace
+
+class TestHealth final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesVllmMetrics()
+    {
+        const QByteArray text = "# HELP vllm:num_requests_running Number of requests.\n"
+                                "# TYPE vllm:num_requests_running gauge\n"
+                                "vllm:num_requests_running{engine=\"0\",model_name=\"m1\"} 3.0\n"
+                                "vllm:num_requests_running{engine=\"1\",model_name=\"m1\"} 2.0\n"
+                                "vllm:gpu_cache_usage_perc{model_name=\"m1\"} 0.5\n"
+                                "vllm:request_success_total{finished_reason=\"stop\",model_name=\"m1\"} 7\n"
+                                "vllm:request_success_total{finished_reason=\"length\",model_name=\"m1\"} 2 1700000000\n"
+                                "weird line without value\n"
+                                "vllm:e2e_request_latency_seconds_bucket{le=\"+Inf\",model_name=\"a\\\"b\"} 9\n";
+        const health::ParsedMetrics m = health::parsePrometheusText(text);
+        QCOMPARE(m.malformedLines, 1);
+        QCOMPARE(*m.sum("vllm:num_requests_running"), 5.0);
+        QCOMPARE(*m.sum("vllm:gpu_cache_usage_perc"), 0.5);
+        QCOMPARE(*m.sum("vllm:request_success_total"), 9.0);
+        QCOMPARE(*m.sumWhere("vllm:request_success_total", "finished_reason", "length"), 2.0);
+        QVERIFY(!m.sum("vllm:kv_cache_usage_perc"));
+        QCOMPARE(m.samples.last().label("model_name"), QByteArray("a\"b"));
+    }
+
+    void ejectionCooldownDoublesAndTrialReadmits()
+    {
+        health::NodeHealth h;
+        health::HealthPolicy p;
+        p.consecutiveFailures = 3;
+        p.cooldownInitialMs = 5000;
+        p.cooldownMaxMs = 12000;
+        h.setPolicy(p);
+        qint64 t = 1000;
+        QCOMPARE(h.admit(t), health::Admission::Yes);
+        h.attemptFailed(t, QStringLiteral("HTTP 500"));
+        h.attemptFailed(t, QStringLiteral("HTTP 500"));
+        QCOMPARE(h.admit(t), health::Admission::Yes); // two are not enough
+        h.attemptFailed(t, QStringLiteral("HTTP 500"));
+        QCOMPARE(h.admit(t), health::Admission::No);
+        QCOMPARE(h.state(t), NodeState::Down);
+        QVERIFY(h.reason(t).contains(QStringLiteral("3 consecutive failures")));
+        QCOMPARE(h.admit(t + 4999), health::Admission::No);
+        // After the cooldown: exactly one trial.
+        QCOMPARE(h.admit(t + 5000), health::Admission::Trial);
+        QCOMPARE(h.admit(t + 5000), health::Admission::No);
+        h.attemptFailed(t + 5000, QStringLiteral("HTTP 500"));
+        QCOMPARE(h.admit(t + 5000 + 9999), health::Admission::No); // doubled to 10 s
+        QCOMPARE(h.admit(t + 15000), health::Admission::Trial);
+        h.attemptFailed(t + 15000, QStringLiteral("HTTP 500"));
+        QCOMPARE(h.admit(t + 15000 + 11999), health::Admission::No); // capped at 12 s
+        QCOMPARE(h.admit(t + 27000), health::Admission::Trial);
+        h.attemptSucceeded();
+        QCOMPARE(h.admit(t + 27000), health::Admission::Yes);
+        QCOMPARE(h.state(t + 27000), NodeState::Healthy);
+        // An abandoned trial frees the slot.
+        for (int i = 0; i < 3; ++i)
+            h.attemptFailed(t, QStringLiteral("x"));
+        QCOMPARE(h.admit(t + 30000 + 5000), health::Admission::Trial);
+        h.attemptAbandoned(true);
+        QCOMPARE(h.admit(t + 30000 + 5000), health::Admission::Trial);
+        h.setDraining(true);
+        QCOMPARE(h.admit(t + 90000), health::Admission::No);
+        QCOMPARE(h.state(t + 90000), NodeState::Draining);
+    }
+
+    void activeChecksFollowFaultModes()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}, {}, {}, [](config::GatewayConfig &c) { c.settings.healthCheckIntervalMs = 150; }));
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy, 3000);
+        NodeSnapshot n = nodeSnapshot(f.gateway, QStringLiteral("a"));
+        QVERIFY(n.probe.hasMetrics);
+        QCOMPARE(n.probe.servedModels, QStringList{QStringLiteral("m1")});
+        QVERIFY(!n.probe.version.isEmpty());
+
+        f.node(0).setFault(sim::FaultMode::Refuse);
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Down, 3000);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).stateReason, QStringLiteral("connection refused"));
+
+        f.node(0).setFault(sim::FaultMode::EngineDead);
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).stateReason,
+                                  QStringLiteral("health 503: engine dead"), 3000);
+
+        f.node(0).setFault(sim::FaultMode::Healthy);
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy, 3000);
+    }
+
+    void modelMismatchIsDegraded()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}, {}, [](sim::SimNodeOptions &o) { o.models = {QStringLiteral("other")}; },
+                        [](config::GatewayConfig &c) { c.settings.healthCheckIntervalMs = 150; }));
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Degraded, 3000);
+        QVERIFY(nodeSnapshot(f.gateway, QStringLiteral("a")).stateReason.contains(QStringLiteral("expects m1")));
+    }
+
+    void failingNodeIsEjectedAndReadmitted()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, {}, [](config::GatewayConfig &c) {
+            c.settings.ejectionCooldownMs = 600;
+            c.settings.healthCheckIntervalMs = 60000; // passive ejection only
+        }));
+        f.node(0).setFault(sim::FaultMode::Error500);
+        // Every client request succeeds; a is tried until it is ejected, then skipped.
+        for (int i = 0; i < 12; ++i) {
+            const TestResponse r = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1));
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.node(), QByteArray("b"));
+        }
+        QCOMPARE(f.node(0).counters().requestsReceived, 3);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Down);
+        f.node(0).setFault(sim::FaultMode::Healthy);
+        QTest::qWait(700);
+        // The trial succeeds and a takes its share again.
+        QByteArray seen;
+        for (int i = 0; i < 6; ++i) {
+            const TestResponse r = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1));
+            QCOMPARE(r.status, 200);
+            seen += r.node();
+        }
+        QVERIFY2(seen.count('a') >= 2, seen.constData());
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy);
+    }
+
+    void allDownStillTriesNodes()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, {}, [](config::GatewayConfig &c) {
+            c.settings.ejectionCooldownMs = 60000;
+            c.settings.ejectionConsecutiveFailures = 1;
+            c.settings.healthCheckIntervalMs = 60000;
+        }));
+        f.node(0).setFault(sim::FaultMode::Error500);
+        f.node(1).setFault(sim::FaultMode::Error500);
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).status, 502);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Down);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("b")).state, NodeState::Down);
+        f.node(0).setFault(sim::FaultMode::Healthy);
+        f.node(1).setFault(sim::FaultMode::Healthy);
+        // Health still says down, but a wrong verdict must not black out the gateway.
+        const TestResponse r = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1));
+        QCOMPARE(r.status, 200);
+    }
+
+    void leastOutstandingAvoidsBusyNode()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, [](sim::SimNodeOptions &o) { o.performance.tokensPerSecond = 20; },
+                        [](config::GatewayConfig &c) { c.settings.defaultStrategy = config::RoutingStrategy::LeastOutstanding; }));
+        std::vector<std::unique_ptr<TestClient>> streams;
+        for (int i = 0; i < 3; ++i) {
+            streams.push_back(std::make_unique<TestClient>(f.port));
+            streams.back()->send("POST", "/v1/chat/completions", chatBody("a/m1", 200, true));
+            QCOMPARE(streams.back()->readHead().status, 200);
+        }
+        for (int i = 0; i < 4; ++i) {
+            const TestResponse r = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1));
+            QCOMPARE(r.node(), QByteArray("b"));
+        }
+    }
+
+    void loadAwareReadsTheQueue()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {},
+                        [](sim::SimNodeOptions &o) {
+                            o.performance.tokensPerSecond = 20;
+                            o.performance.maxNumSeqs = 1;
+                        },
+                        [](config::GatewayConfig &c) {
+                            c.settings.defaultStrategy = config::RoutingStrategy::LoadAware;
+                            c.settings.healthCheckIntervalMs = 100;
+                        }));
+        // Load a directly, bypassing the gateway: only its /metrics can tell.
+        std::vector<std::unique_ptr<TestClient>> direct;
+        for (int i = 0; i < 4; ++i) {
+            direct.push_back(std::make_unique<TestClient>(f.node(0).port()));
+            direct.back()->send("POST", "/v1/chat/completions", chatBody("m1", 200, true));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).probe.waiting >= 3, 3000);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).node(), QByteArray("b"));
+    }
+
+    void drainAndEnableThroughTheApi()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, [](sim::SimNodeOptions &o) { o.performance.tokensPerSecond = 50; }));
+        TestClient inFlight(f.port);
+        inFlight.send("POST", "/v1/chat/completions", chatBody("a/m1", 10, true));
+        const TestResponse head = inFlight.readHead();
+        QCOMPARE(head.status, 200);
+        const TestResponse drained = request(f.port, "POST", "/api/nodes/a/drain");
+        QCOMPARE(drained.status, 200);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).node(), QByteArray("b"));
+        // The request in flight on a finishes.
+        const TestResponse done = inFlight.readRest(head, 5000);
+        QVERIFY(done.complete);
+        QCOMPARE(done.sseEvents().last(), QByteArray("[DONE]"));
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Draining);
+        // Pinned to a draining node: a clear 503.
+        const TestResponse pinned = request(f.port, "POST", "/v1/chat/completions", chatBody("a/m1", 1));
+        QCOMPARE(pinned.status, 503);
+        QVERIFY(pinned.body.contains("draining"));
+        QCOMPARE(request(f.port, "POST", "/api/nodes/a/enable").status, 200);
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("a/m1", 1)).status, 200);
+        QCOMPARE(request(f.port, "POST", "/api/nodes/zzz/drain").status, 404);
+    }
+
+    void metricsAndStatusReportIt()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, {}, [](config::GatewayConfig &c) { c.settings.healthCheckIntervalMs = 150; }));
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 3)).status, 200);
+        f.node(1).setFault(sim::FaultMode::Refuse);
+        QTRY_COMPARE_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("b")).state, NodeState::Down, 3000);
+
+        const TestResponse m = request(f.port, "GET", "/metrics");
+        QCOMPARE(m.status, 200);
+        const health::ParsedMetrics pm = health::parsePrometheusText(m.body);
+        QCOMPARE(pm.malformedLines, 0);
+        QCOMPARE(*pm.sum("switchyard_requests_total"), 4.0);
+        QCOMPARE(*pm.sumWhere("switchyard_node_up", "node", "b"), 0.0);
+        QCOMPARE(*pm.sumWhere("switchyard_node_up", "node", "a"), 1.0);
+        QCOMPARE(*pm.sumWhere("switchyard_node_completion_tokens_total", "node", "a"), 6.0);
+        QCOMPARE(*pm.sum("switchyard_request_duration_seconds_count"), 4.0);
+
+        const TestResponse s = request(f.port, "GET", "/api/status");
+        QCOMPARE(s.status, 200);
+        const auto j = nlohmann::json::parse(s.body.begin(), s.body.end());
+        QCOMPARE(j["nodes"].size(), size_t(2));
+        QCOMPARE(j["nodes"][1]["state"].get<std::string>(), std::string("down"));
+        QCOMPARE(j["nodes"][1]["reason"].get<std::string>(), std::string("connection refused"));
+        QCOMPARE(j["gateway"]["requests_total"].get<int>(), 4); // scrapes are not client traffic
+        QVERIFY(j["nodes"][0]["vllm"]["num_requests_running"].is_number());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHealth)
+#include "tst_health.moc"
