@@ -213,10 +213,10 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
             if (primary) {
                 const QString who = route->pinned
                                         ? u"The provider '"_s % table.nodes()[size_t(route->candidates[0].node)].name
-                                              % u"' does not"_s
-                                        : u"No provider serving '"_s % QString::fromUtf8(model) % u"' does"_s;
+                                              % u"' does not allow "_s
+                                        : u"No provider serving '"_s % QString::fromUtf8(model) % u"' allows "_s;
                 d.local = errorResponse(400,
-                                        who % u" allow "_s % flag % u" requests (custom_provider_config.allowed_requests."_s
+                                        who % flag % u" requests (custom_provider_config.allowed_requests."_s
                                             % flag % u" is not true)"_s,
                                         "request_type_not_allowed");
             }
