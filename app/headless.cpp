@@ -139,13 +139,12 @@ int runHeadless(const Options &options)
         }
         config::GatewayConfig next = *parsed;
         applyListenOverride(next, options.listen);
-        if (next.settings.listenHost != gateway.config().settings.listenHost
-            || (next.settings.listenPort != gateway.config().settings.listenPort && gateway.config().settings.listenPort != 0))
-            logLine(u"note: a changed listen address takes effect after a restart"_s);
-        next.settings.listenHost = gateway.config().settings.listenHost;
-        next.settings.listenPort = gateway.config().settings.listenPort;
-        gateway.applyConfig(next);
-        logLine(u"config reloaded ("_s % why % u"): "_s % QString::number(next.providers.size()) % u" providers"_s);
+        const Gateway::ApplyResult applied = gateway.applyConfig(next);
+        logLine(u"config reloaded ("_s % why % u"): "_s % applied.changes.summary());
+        if (!applied.listenError.isEmpty())
+            logLine(u"  "_s % applied.listenError % u"; still listening on "_s % gateway.listenUrl());
+        else if (applied.changes.listenChanged)
+            logLine(u"listening on "_s % gateway.listenUrl());
     };
 
     SignalWatcher signalWatcher;

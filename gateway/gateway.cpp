@@ -40,9 +40,27 @@ void Gateway::setRequestLogger(std::function<void(const stats::RequestRecord &)>
     m_logger = std::move(logger);
 }
 
-void Gateway::applyConfig(const config::GatewayConfig &config)
+Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
 {
+    ApplyResult result;
+    result.changes = config::diffConfigs(m_config, config);
+    const config::GatewaySettings previous = m_config.settings;
     m_config = config;
+    if (m_running && result.changes.listenChanged) {
+        QString error, url;
+        quint16 port = 0;
+        if (server::Listener *next = listenOn(m_config.settings, &error, &port, &url)) {
+            server::Listener *old = m_listener;
+            QMetaObject::invokeMethod(old, [old] { delete old; }, Qt::BlockingQueuedConnection);
+            m_listener = next;
+            m_port = port;
+            m_listenUrl = url;
+        } else {
+            result.listenError = error;
+            m_config.settings.listenHost = previous.listenHost;
+            m_config.settings.listenPort = previous.listenPort;
+        }
+    }
     stats::GatewayStats *stats = m_stats.get();
     m_table = routing::RoutingTable::build(
         m_config, [stats](const QString &name) { return stats->nodeRuntime(name); }, ++m_generation);
@@ -57,6 +75,7 @@ void Gateway::applyConfig(const config::GatewayConfig &config)
     }
     health::HealthProber *p = m_prober;
     QMetaObject::invokeMethod(p, [p, table = m_table] { p->setTable(table); }, Qt::QueuedConnection);
+    return result;
 }
 
 bool Gateway::setNodeDraining(const QString &node, bool draining)
@@ -81,12 +100,6 @@ Expected<QString, QString> Gateway::start()
     if (m_stopping)
         stopNow();
     const config::GatewaySettings &s = m_config.settings;
-    QHostAddress address;
-    if (s.listenHost == u"localhost")
-        address = QHostAddress(QHostAddress::LocalHost);
-    else if (!address.setAddress(s.listenHost))
-        return unexpected(u"Cannot listen on '"_s % s.listenHost % u"': not an IP address"_s);
-
     const int workers = s.workerThreads > 0 ? s.workerThreads : std::max(1, QThread::idealThreadCount());
     for (int i = 0; i < workers; ++i) {
         auto *thread = new QThread();
@@ -101,11 +114,34 @@ Expected<QString, QString> Gateway::start()
     m_acceptThread->setObjectName(u"switchyard-accept"_s);
     m_acceptThread->start();
 
+    QString error, url;
+    quint16 port = 0;
+    m_listener = listenOn(s, &error, &port, &url);
+    if (!m_listener) {
+        m_running = true; // let stopNow() tear the threads down
+        stopNow();
+        return unexpected(error);
+    }
+    m_port = port;
+    m_listenUrl = url;
+    m_running = true;
+    emit runningChanged(true);
+    return m_listenUrl;
+}
+
+server::Listener *Gateway::listenOn(const config::GatewaySettings &s, QString *error, quint16 *port, QString *url)
+{
+    QHostAddress address;
+    if (s.listenHost == u"localhost")
+        address = QHostAddress(QHostAddress::LocalHost);
+    else if (!address.setAddress(s.listenHost)) {
+        *error = u"Cannot listen on '"_s % s.listenHost % u"': not an IP address"_s;
+        return nullptr;
+    }
     // The listener is created here, moved to the accept thread, and listens there: its socket notifier
     // must belong to the thread that runs it. The caller waits the microseconds a bind takes.
     bool listening = false;
-    QString error;
-    quint16 port = 0;
+    QString why;
     auto *listener = new server::Listener(m_workers, m_stats.get(), s.maxConnections);
     listener->moveToThread(m_acceptThread);
     QMetaObject::invokeMethod(
@@ -113,28 +149,20 @@ Expected<QString, QString> Gateway::start()
         [&] {
             listening = listener->listen(address, s.listenPort);
             if (listening)
-                port = listener->serverPort();
+                *port = listener->serverPort();
             else
-                error = listener->errorString();
+                why = listener->errorString();
         },
         Qt::BlockingQueuedConnection);
-    if (listening) {
-        m_listener = listener;
-    } else {
-        QMetaObject::invokeMethod(listener, [listener] { delete listener; }, Qt::BlockingQueuedConnection);
-    }
     if (!listening) {
-        m_running = true; // let stopNow() tear the threads down
-        stopNow();
-        return unexpected(u"Cannot listen on "_s % s.listenHost % u':' % QString::number(s.listenPort) % u": "_s % error);
+        QMetaObject::invokeMethod(listener, [listener] { delete listener; }, Qt::BlockingQueuedConnection);
+        *error = u"Cannot listen on "_s % s.listenHost % u':' % QString::number(s.listenPort) % u": "_s % why;
+        return nullptr;
     }
-    m_port = port;
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' % address.toString() % u']'
                                                                               : address.toString();
-    m_listenUrl = u"http://"_s % host % u':' % QString::number(port);
-    m_running = true;
-    emit runningChanged(true);
-    return m_listenUrl;
+    *url = u"http://"_s % host % u':' % QString::number(*port);
+    return listener;
 }
 
 int Gateway::openConnections() const

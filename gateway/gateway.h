@@ -6,6 +6,7 @@
 
 #include "common/expected.h"
 #include "config/config.h"
+#include "config/configdiff.h"
 #include "health/nodehealth.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
@@ -67,8 +68,14 @@ public:
     explicit Gateway(QObject *parent = nullptr);
     ~Gateway() override; // stops at once if still running
 
+    struct ApplyResult
+    {
+        config::ConfigChanges changes;
+        QString listenError; // a changed listen address could not be bound: the old one stays
+    };
     // Live: requests in flight finish on the table they started with; new ones use the new config.
-    void applyConfig(const config::GatewayConfig &config);
+    // While running, a changed listen address rebinds; if that fails the gateway keeps its old address.
+    ApplyResult applyConfig(const config::GatewayConfig &config);
     const config::GatewayConfig &config() const { return m_config; }
 
     // Called on worker threads for every finished request; set before start().
@@ -102,6 +109,9 @@ signals:
 
 private:
     void finishStop();
+    // Creates a listener on the accept thread; nullptr and error set on failure.
+    server::Listener *listenOn(const config::GatewaySettings &settings, QString *error, quint16 *port,
+                               QString *url);
     int openConnections() const;
 
     config::GatewayConfig m_config;

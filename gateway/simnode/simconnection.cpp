@@ -191,11 +191,8 @@ void SimConnection::drop()
 
 void SimConnection::closeIfIdle()
 {
-    if (m_exchangeOpen || m_closing)
-        return;
-    m_closing = true;
-    m_keepAlive.stop();
-    m_socket->disconnectFromHost();
+    if (!m_exchangeOpen)
+        drop();
 }
 
 void SimConnection::onDisconnected()

@@ -428,7 +428,7 @@ void SimServer::connectionClosed(SimConnection &c, bool exchangeOpen)
                 ++m_shared.clientAborts;
             m_held.erase(held);
         } else if (c.tag() != 0) {
-            abortExchange(c.tag());
+            takeAborted(c.tag());
             ++m_shared.clientAborts;
         }
     }
@@ -437,15 +437,16 @@ void SimServer::connectionClosed(SimConnection &c, bool exchangeOpen)
     scheduleTick();
 }
 
-void SimServer::abortExchange(SequenceId id)
+std::optional<SimServer::Exchange> SimServer::takeAborted(SequenceId id)
 {
-    const auto it = m_exchanges.find(id);
-    if (it == m_exchanges.end())
-        return;
+    auto node = m_exchanges.extract(id);
+    if (node.empty())
+        return std::nullopt;
+    Exchange &ex = node.mapped();
     m_model.cancel(id);
-    m_metrics.requestFinished(SimMetrics::Finished::Abort, double(m_model.now() - it->second.submittedAt) / 1e9,
-                              it->second.request.promptTokens, it->second.emitted);
-    m_exchanges.erase(it);
+    m_metrics.requestFinished(SimMetrics::Finished::Abort, double(m_model.now() - ex.submittedAt) / 1e9,
+                              ex.request.promptTokens, ex.emitted);
+    return std::move(ex);
 }
 
 void SimServer::tick()
@@ -539,15 +540,10 @@ void SimServer::finishExchange(SequenceId id, FinishReason reason)
 
 void SimServer::dropExchange(SequenceId id)
 {
-    auto node = m_exchanges.extract(id);
-    if (node.empty())
-        return;
-    Exchange &ex = node.mapped();
-    m_model.cancel(id);
-    m_metrics.requestFinished(SimMetrics::Finished::Abort, double(m_model.now() - ex.submittedAt) / 1e9,
-                              ex.request.promptTokens, ex.emitted);
-    ++m_shared.faultsInjected;
-    ex.connection->drop();
+    if (const auto ex = takeAborted(id)) {
+        ++m_shared.faultsInjected;
+        ex->connection->drop();
+    }
 }
 
 void SimServer::failAllExchanges(const ApiError &error)
@@ -557,21 +553,17 @@ void SimServer::failAllExchanges(const ApiError &error)
     for (const auto &[id, ex] : m_exchanges)
         ids.push_back(id);
     for (SequenceId id : ids) {
-        auto node = m_exchanges.extract(id);
-        if (node.empty())
+        const auto ex = takeAborted(id);
+        if (!ex)
             continue;
-        Exchange &ex = node.mapped();
-        m_model.cancel(id);
-        m_metrics.requestFinished(SimMetrics::Finished::Abort, double(m_model.now() - ex.submittedAt) / 1e9,
-                                  ex.request.promptTokens, ex.emitted);
         ++m_shared.completed;
-        if (ex.request.stream) {
+        if (ex->request.stream) {
             // After the stream began the status is already 200: the error travels as an event.
-            ex.connection->streamData(ResponseWriter::errorEvent(error));
-            ex.connection->streamData(ResponseWriter::doneEvent());
-            ex.connection->endStream();
+            ex->connection->streamData(ResponseWriter::errorEvent(error));
+            ex->connection->streamData(ResponseWriter::doneEvent());
+            ex->connection->endStream();
         } else {
-            ex.connection->respond(error.status, JsonType, errorBody(error));
+            ex->connection->respond(error.status, JsonType, errorBody(error));
         }
     }
 }

@@ -90,7 +90,8 @@ private:
     void finishExchange(SequenceId id, FinishReason reason);
     void dropExchange(SequenceId id);
     void failAllExchanges(const ApiError &error);
-    void abortExchange(SequenceId id);
+    // Takes an exchange off the books as aborted (model, metrics); the caller answers or cuts it.
+    std::optional<Exchange> takeAborted(SequenceId id);
     void publishGauges();
 
     void stopListening();

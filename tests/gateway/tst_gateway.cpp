@@ -3,6 +3,7 @@
 #include "gatewayfixture.h"
 
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
@@ -107,7 +108,10 @@ private slots:
         GatewayFixture f;
         QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, {}, [](config::GatewayConfig &c) {
             c.settings.responseHeaderTimeoutMs = 400; // a hanging node fails over quickly
+            c.settings.healthCheckIntervalMs = 600000; // failover itself, not health checks, is tested here
         }));
+        // Let the first health check pass before the fault, so only real traffic can find it.
+        QTRY_VERIFY_WITH_TIMEOUT(f.gateway.snapshot().nodes[0].probe.lastCheckMsSinceEpoch > 0, 3000);
         f.node(0).setFault(sim::FaultMode(fault));
         // Whatever the rotation, every request succeeds; those that met node a first name 2 attempts.
         int failedOver = 0;
@@ -470,6 +474,43 @@ private slots:
         QVERIFY(r.complete);
         QCOMPARE(r.sseEvents().last(), QByteArray("[DONE]"));
         QTRY_COMPARE_WITH_TIMEOUT(request(f.port, "POST", "/v1/chat/completions", chatBody("b/m1", 1)).status, 404, 2000);
+    }
+
+    void applySaysWhatChangedAndRebinds()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}));
+        config::GatewayConfig next = f.cfg;
+        next.providers[0].keys[0].weight = 3;
+        next.providers.erase(next.providers.begin() + 1);
+        next.providers.push_back(providerFor(QStringLiteral("c"), f.node(1).baseUrl()));
+        next.settings.listenPort = 0; // a new ephemeral port: a rebind
+        next.settings.listenHost = QStringLiteral("127.0.0.2");
+        const quint16 oldPort = f.port;
+        const Gateway::ApplyResult r = f.gateway.applyConfig(next);
+        QCOMPARE(r.changes.added, QStringList{QStringLiteral("c")});
+        QCOMPARE(r.changes.removed, QStringList{QStringLiteral("b")});
+        QCOMPARE(r.changes.reweighted, QStringList{QStringLiteral("a: 1 → 3")});
+        QVERIFY(r.changes.listenChanged);
+        QVERIFY(r.listenError.isEmpty());
+        QVERIFY(f.gateway.listenUrl().startsWith(QStringLiteral("http://127.0.0.2:")));
+        TestClient moved(f.gateway.port(), QStringLiteral("127.0.0.2"));
+        moved.send("POST", "/v1/chat/completions", chatBody("c/m1", 1));
+        QCOMPARE(moved.read().status, 200);
+        QVERIFY(!TestClient(oldPort).isConnected());
+
+        // A bind failure keeps the running address.
+        QTcpServer squatter;
+        QVERIFY(squatter.listen(QHostAddress::LocalHost));
+        config::GatewayConfig bad = next;
+        bad.settings.listenHost = QStringLiteral("127.0.0.1");
+        bad.settings.listenPort = squatter.serverPort();
+        const Gateway::ApplyResult failed = f.gateway.applyConfig(bad);
+        QVERIFY(!failed.listenError.isEmpty());
+        QVERIFY(f.gateway.listenUrl().startsWith(QStringLiteral("http://127.0.0.2:")));
+        TestClient still(f.gateway.port(), QStringLiteral("127.0.0.2"));
+        still.send("GET", "/v1/models");
+        QCOMPARE(still.read().status, 200);
     }
 
     void requestLogAndStats()

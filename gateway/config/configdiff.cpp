@@ -1,0 +1,112 @@
+#include "configdiff.h"
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::config {
+
+namespace {
+
+double totalWeight(const ProviderConfig &p)
+{
+    double w = 0;
+    for (const KeyConfig &k : p.keys) {
+        if (k.enabled)
+            w += k.weight;
+    }
+    return w;
+}
+
+bool sameKeys(const ProviderConfig &a, const ProviderConfig &b)
+{
+    if (a.keys.size() != b.keys.size())
+        return false;
+    for (size_t i = 0; i < a.keys.size(); ++i) {
+        const KeyConfig &x = a.keys[i], &y = b.keys[i];
+        if (x.name != y.name || x.value != y.value || x.models != y.models || x.enabled != y.enabled)
+            return false;
+    }
+    return true;
+}
+
+bool sameNetwork(const NetworkConfig &a, const NetworkConfig &b)
+{
+    return a.baseUrl == b.baseUrl && a.requestTimeoutSeconds == b.requestTimeoutSeconds && a.maxRetries == b.maxRetries
+           && a.retryBackoffInitialMs == b.retryBackoffInitialMs && a.retryBackoffMaxMs == b.retryBackoffMaxMs
+           && a.streamIdleTimeoutSeconds == b.streamIdleTimeoutSeconds && a.extraHeaders == b.extraHeaders;
+}
+
+bool sameAllowed(const AllowedRequests &a, const AllowedRequests &b)
+{
+    return a.chatCompletion == b.chatCompletion && a.chatCompletionStream == b.chatCompletionStream
+           && a.textCompletion == b.textCompletion && a.textCompletionStream == b.textCompletionStream
+           && a.embedding == b.embedding && a.listModels == b.listModels;
+}
+
+bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
+{
+    return a.listenHost == b.listenHost && a.listenPort == b.listenPort && a.workerThreads == b.workerThreads
+           && a.maxConnections == b.maxConnections && a.maxRequestBodyBytes == b.maxRequestBodyBytes
+           && a.headerTimeoutMs == b.headerTimeoutMs && a.idleTimeoutMs == b.idleTimeoutMs
+           && a.connectTimeoutMs == b.connectTimeoutMs && a.responseHeaderTimeoutMs == b.responseHeaderTimeoutMs
+           && a.drainTimeoutMs == b.drainTimeoutMs && a.healthCheckIntervalMs == b.healthCheckIntervalMs
+           && a.ejectionConsecutiveFailures == b.ejectionConsecutiveFailures
+           && a.ejectionCooldownMs == b.ejectionCooldownMs && a.ejectionCooldownMaxMs == b.ejectionCooldownMaxMs
+           && a.defaultStrategy == b.defaultStrategy && a.strategyByModel == b.strategyByModel
+           && a.apiKeys == b.apiKeys;
+}
+
+} // namespace
+
+ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &after)
+{
+    ConfigChanges c;
+    for (const ProviderConfig &p : after.providers) {
+        const ProviderConfig *old = before.provider(p.name);
+        if (!old) {
+            c.added << p.name;
+            continue;
+        }
+        const double w0 = totalWeight(*old), w1 = totalWeight(p);
+        if (w0 != w1)
+            c.reweighted << p.name % u": "_s % QString::number(w0) % u" → "_s % QString::number(w1);
+        bool keysDiffer = !sameKeys(*old, p);
+        if (keysDiffer && w0 != w1) {
+            // Re-weighting alone is already said; other key changes are worth saying too.
+            ProviderConfig reweightedOld = *old;
+            for (size_t i = 0; i < reweightedOld.keys.size() && i < p.keys.size(); ++i)
+                reweightedOld.keys[i].weight = p.keys[i].weight;
+            keysDiffer = !sameKeys(reweightedOld, p);
+        }
+        if (keysDiffer || !sameNetwork(old->network, p.network) || !sameAllowed(old->allowed, p.allowed)
+            || old->concurrency != p.concurrency || old->bufferSize != p.bufferSize)
+            c.changed << p.name;
+    }
+    for (const ProviderConfig &p : before.providers) {
+        if (!after.provider(p.name))
+            c.removed << p.name;
+    }
+    c.settingsChanged = !sameSettings(before.settings, after.settings);
+    c.listenChanged = before.settings.listenHost != after.settings.listenHost
+                      || before.settings.listenPort != after.settings.listenPort;
+    return c;
+}
+
+QString ConfigChanges::summary() const
+{
+    QStringList parts;
+    if (!added.isEmpty())
+        parts << u"added "_s % added.join(u", "_s);
+    if (!removed.isEmpty())
+        parts << u"removed "_s % removed.join(u", "_s);
+    if (!reweighted.isEmpty())
+        parts << u"re-weighted "_s % reweighted.join(u", "_s);
+    if (!changed.isEmpty())
+        parts << u"changed "_s % changed.join(u", "_s);
+    if (listenChanged)
+        parts << u"listen address changed"_s;
+    else if (settingsChanged)
+        parts << u"gateway settings changed"_s;
+    return parts.isEmpty() ? u"no changes"_s : parts.join(u"; "_s);
+}
+
+} // namespace switchyard::config
