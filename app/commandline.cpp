@@ -12,7 +12,7 @@ namespace switchyard::app {
 bool wantsNoDisplay(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
-        for (const char *flag : {"--headless", "--check-config", "--export-bifrost", "--help", "-h", "--version", "-v"}) {
+        for (const char *flag : {"--headless", "--check-config", "--export-bifrost", "--bench", "--help", "-h", "--version", "-v"}) {
             if (std::strcmp(argv[i], flag) == 0 || (std::strncmp(argv[i], flag, std::strlen(flag)) == 0 && argv[i][std::strlen(flag)] == '='))
                 return true;
         }
@@ -26,7 +26,9 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     QCommandLineParser p;
     p.setApplicationDescription(
         u"Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.\n"
-        "Without options it opens the panel on the last config, or offers the built-in demo."_s);
+        "Without options it opens the panel on the last config, or offers the built-in demo.\n"
+        "switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] "
+        "[--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md)."_s);
     p.addHelpOption();
     p.addVersionOption();
     const QCommandLineOption headless(u"headless"_s, u"Run the gateway without windows (for servers)."_s);

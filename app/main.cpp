@@ -1,5 +1,7 @@
 // switchyard: the panel, or with --headless the gateway alone.
+#include "benchcli.h"
 #include "commandline.h"
+#include "demofleet.h"
 #include "headless.h"
 
 #ifdef SWITCHYARD_HAVE_UI
@@ -15,9 +17,9 @@ using namespace switchyard;
 int main(int argc, char **argv)
 {
     // Headless modes must not need a display, so the application type is chosen before parsing.
-    const bool noDisplay = app::wantsNoDisplay(argc, argv);
     std::unique_ptr<QCoreApplication> application;
 #ifdef SWITCHYARD_HAVE_UI
+    const bool noDisplay = app::wantsNoDisplay(argc, argv);
     if (noDisplay)
         application = std::make_unique<QCoreApplication>(argc, argv);
     else
@@ -29,6 +31,13 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("Switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
 
+    // --bench has its own options (targets, suite, format): hand the whole command line over.
+    if (QCoreApplication::arguments().contains(QStringLiteral("--bench"))) {
+        app::DemoFleet demo;
+        bench::BenchCliHooks hooks;
+        hooks.startDemo = [&demo] { return demo.start(); };
+        return bench::runBenchCli(QCoreApplication::arguments(), hooks);
+    }
     const app::ParsedCommandLine cmd = app::parseCommandLine(QCoreApplication::arguments());
     if (cmd.exitCode >= 0)
         return cmd.exitCode;

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <cstdio>
 
 using namespace Qt::Literals::StringLiterals;
@@ -70,9 +71,13 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
         if (startDemo())
             window.startGateway();
     } else {
+        // --config, else the last file opened, else config.json in the per-user config directory
+        // (~/.config/Switchyard/switchyard/config.json on Linux), else the start page offers the demo.
         QString path = configPath;
         if (path.isEmpty() && QFileInfo::exists(MainWindow::lastConfigPath()))
             path = MainWindow::lastConfigPath();
+        if (path.isEmpty())
+            path = QStandardPaths::locate(QStandardPaths::AppConfigLocation, u"config.json"_s);
         if (!path.isEmpty() && window.openConfigFile(path))
             window.startGateway();
     }

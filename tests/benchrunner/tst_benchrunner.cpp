@@ -511,7 +511,8 @@ private slots:
         for (const auto *n : {a.get(), b.get()}) {
             providers[n->options().name.toStdString()] = {
                 {"keys", {{{"name", "k"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", 1}}}},
-                {"network_config", {{"base_url", n->baseUrl().toStdString()}}}};
+                {"network_config", {{"base_url", n->baseUrl().toStdString()}}},
+                {"custom_provider_config", {{"base_provider_type", "openai"}}}};
         }
         const QByteArray cfg = QByteArray::fromStdString(nlohmann::json{{"providers", providers}}.dump());
         BenchCliHooks hooks;

@@ -2,6 +2,8 @@
 // over loopback, and what the operator would see: rows, states, reasons, chart lines, the request log,
 // the gateway toggle, a start that fails, and quitting with requests in flight.
 #include "chartsview.h"
+#include "bench/benchmarkview.h"
+#include "chat/chatconsole.h"
 #include "common/testhttpclient.h"
 #include "config/configloader.h"
 #include "demofleet.h"
@@ -133,8 +135,11 @@ private slots:
     {
         QAbstractItemModelTester tester(m_window->nodesView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(m_window->nodesView()->model()->rowCount(), 2);
-        QCOMPARE(state(u"vllm-server1"_s), NodeState::Unknown); // nothing sent yet
-        QVERIFY(tooltip(u"vllm-server1"_s).contains(u"No traffic yet"_s));
+        // Before any traffic: the gateway's first health check (at once for new nodes) decides.
+        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
+        QVERIFY2(tooltip(u"vllm-server1"_s).contains(u"No traffic yet"_s), qPrintable(tooltip(u"vllm-server1"_s)));
+        QVERIFY(sample(u"vllm-server1"_s)->health.lastCheckMs.has_value());
+        QCOMPARE(m_window->nodesView()->model()->index(0, NodesModel::Queue).data().toString(), u"0 / 0"_s);
 
         m_window->showView(MainWindow::View::Charts);
         auto a = sendTraffic(port(), 4);
@@ -154,11 +159,22 @@ private slots:
         QVERIFY(n1->health.running.has_value()); // the demo node's own scheduler counters
         QCOMPARE(m_window->nodesView()->model()->index(0, NodesModel::Models).data().toString(), u"nemotron-3-super"_s);
 
-        // The request log got all eight, with node and tokens.
+        // The request log got all eight, with node and tokens (next to the chat console's GET /v1/models).
         RequestsModel *requests = m_window->requestsView()->model();
-        QTRY_COMPARE(requests->rowCount(), 8);
-        QVERIFY(requests->record(0)->node.startsWith(u"vllm-server"_s));
-        QCOMPARE(requests->record(0)->completionTokens, 8);
+        auto chats = [requests] {
+            QList<int> rows;
+            for (int i = 0; i < requests->rowCount(); ++i) {
+                if (requests->record(i)->path == "/v1/chat/completions")
+                    rows << i;
+            }
+            return rows;
+        };
+        QTRY_COMPARE(chats().size(), 8);
+        const stats::RequestRecord *first = requests->record(chats().first());
+        QVERIFY(first->node.startsWith(u"vllm-server"_s));
+        QCOMPARE(first->completionTokens, 8);
+        m_window->requestsView()->filter()->setText(u"chat/completions"_s);
+        QCOMPARE(m_window->requestsView()->filter()->rowCount(), 8);
         QTableView *log = m_window->requestsView()->table();
         log->selectRow(0);
         QVERIFY(m_window->requestsView()->detail()->toPlainText().contains(u"Answered by: vllm-server"_s));
@@ -204,12 +220,19 @@ private slots:
         QCOMPARE(m_window->indicator(), GatewayIndicator::NodeDown);
         QVERIFY(menuAction(u"vllm-server2"_s, u"fault-refuse"_s)->isChecked());
 
-        // Traffic fails over to the healthy node; the failures land in the node's detail pane.
+        // The gateway's own verdict names the cause, next to the simulated fault.
+        qInfo() << "vllm-server2:" << tooltip(u"vllm-server2"_s);
+        QVERIFY(tooltip(u"vllm-server2"_s).contains(u"refused"_s, Qt::CaseInsensitive));
+
+        // Traffic goes to the healthy node only.
+        const qint64 before1 = sample(u"vllm-server1"_s)->snapshot.counters.successes;
+        const qint64 before2 = sample(u"vllm-server2"_s)->snapshot.counters.successes;
         auto traffic = sendTraffic(port(), 6);
         QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
         QCOMPARE(traffic.result(), QList<int>(6, 200));
-        QTRY_VERIFY(sample(u"vllm-server2"_s)->snapshot.counters.failures > 0);
-        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
+        QTRY_COMPARE(sample(u"vllm-server1"_s)->snapshot.counters.successes, before1 + 6);
+        QCOMPARE(sample(u"vllm-server2"_s)->snapshot.counters.successes, before2);
+        QCOMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
         m_window->nodesView()->selectNode(u"vllm-server2"_s);
         const QString detail = m_window->nodesView()->detail()->toPlainText();
         QVERIFY2(detail.contains(u"Simulated fault 'refuse'"_s), qPrintable(detail));
@@ -228,7 +251,7 @@ private slots:
         QAction *drain = menuAction(u"vllm-server1"_s, u"drainAction"_s);
         QVERIFY(drain);
         drain->trigger();
-        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Drained);
+        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Draining);
         const qint64 before = sample(u"vllm-server1"_s)->snapshot.counters.requests;
         auto traffic = sendTraffic(port(), 4);
         QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
@@ -237,7 +260,7 @@ private slots:
         QCOMPARE(sample(u"vllm-server1"_s)->snapshot.counters.requests, before);
         QCOMPARE(menuAction(u"vllm-server1"_s, u"drainAction"_s)->text(), NodesView::tr("&Enable"));
         menuAction(u"vllm-server1"_s, u"drainAction"_s)->trigger();
-        QTRY_VERIFY(state(u"vllm-server1"_s) != NodeState::Drained);
+        QTRY_VERIFY(state(u"vllm-server1"_s) != NodeState::Draining);
     }
 
     void startFailureIsReportedAndPanelStaysUsable()
@@ -263,6 +286,34 @@ private slots:
         QVERIFY(m_gateway->isRunning());
         QVERIFY(m_window->bannerText().isEmpty());
         QTRY_COMPARE(m_window->indicator(), GatewayIndicator::Running);
+        auto traffic = sendTraffic(port(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 30000);
+        QCOMPARE(traffic.result(), QList<int>{200});
+    }
+
+    void openInChatPinsTheNode()
+    {
+        QAction *chat = menuAction(u"vllm-server2"_s, u"chatAction"_s);
+        QVERIFY(chat && chat->isEnabled());
+        chat->trigger();
+        QCOMPARE(m_window->currentView(), MainWindow::View::Chat);
+        QVERIFY(m_window->chatConsole());
+        QTRY_COMPARE(m_window->chatConsole()->currentModel(), u"vllm-server2/nemotron-3-super"_s);
+        QVERIFY(m_window->benchmarkView());
+    }
+
+    void listenChangeThatFailsKeepsTheOldAddress()
+    {
+        const QString before = m_gateway->listenUrl();
+        QTcpServer blocker;
+        QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
+        config::GatewayConfig cfg = m_config;
+        cfg.settings.listenPort = blocker.serverPort();
+        m_window->applyConfig(cfg, u"demo"_s);
+        QVERIFY(m_gateway->isRunning());
+        QCOMPARE(m_gateway->listenUrl(), before);
+        QVERIFY2(m_window->bannerText().contains(u"cannot be used"_s), qPrintable(m_window->bannerText()));
+        QVERIFY(m_window->bannerText().contains(before));
         auto traffic = sendTraffic(port(), 1);
         QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 30000);
         QCOMPARE(traffic.result(), QList<int>{200});

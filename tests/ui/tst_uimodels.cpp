@@ -5,10 +5,12 @@
 #include "nodehealth.h"
 #include "nodesmodel.h"
 #include "requestsmodel.h"
+#include "requestsview.h"
 #include "ringbuffer.h"
 #include "statusicons.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QIcon>
 #include <QSignalSpy>
 #include <QTest>
@@ -131,8 +133,8 @@ private slots:
         QTest::addColumn<QString>("reasonPart");
         QTest::newRow("no traffic") << 0LL << 0LL << 0LL << int(NodeState::Unknown) << u"No traffic yet"_s;
         QTest::newRow("idle") << 0LL << 0LL << 12LL << int(NodeState::Unknown) << u"No requests finished"_s;
-        QTest::newRow("healthy") << 10LL << 0LL << 10LL << int(NodeState::Healthy) << u"were answered"_s;
-        QTest::newRow("degraded") << 8LL << 2LL << 10LL << int(NodeState::Degraded) << u"2 of 10"_s;
+        QTest::newRow("healthy") << 10LL << 0LL << 10LL << int(NodeState::Healthy) << u"10, all answered"_s;
+        QTest::newRow("degraded") << 8LL << 2LL << 10LL << int(NodeState::Degraded) << u"10, of which 2 failed"_s;
         QTest::newRow("down") << 0LL << 3LL << 3LL << int(NodeState::Down) << u"upstream said no"_s;
     }
     void trafficHealth()
@@ -154,6 +156,44 @@ private slots:
         QCOMPARE(int(h.state), state);
         QVERIFY2(h.reason.contains(reasonPart), qPrintable(h.reason));
         QVERIFY(!h.running && !h.waiting && !h.kvCacheUsage && !h.lastCheckMs); // not measured: unknown
+    }
+
+    void gatewayHealth()
+    {
+        NodeObservation o;
+        o.snapshot.name = u"a"_s;
+        o.snapshot.state = health::NodeState::Down;
+        o.snapshot.stateReason = u"connection refused"_s;
+        o.snapshot.probe.lastCheckMsSinceEpoch = 1'700'000'000'000;
+        o.snapshot.probe.hasMetrics = true;
+        o.snapshot.probe.running = 3;
+        o.snapshot.probe.waiting = 1;
+        o.snapshot.probe.kvCacheUsage = 0.5;
+        o.windowMs = 30'000;
+        o.failures = 2;
+        NodeHealth h = GatewayHealthSource().health(o);
+        QCOMPARE(h.state, NodeState::Down);
+        QVERIFY(h.reason.startsWith(u"Gateway: connection refused"_s));
+        QVERIFY2(h.reason.contains(u"Attempts in the last 30 s: 2, all failed."_s), qPrintable(h.reason));
+        QCOMPARE(h.running.value_or(-1), 3);
+        QCOMPARE(h.waiting.value_or(-1), 1);
+        QCOMPARE(h.kvCacheUsage.value_or(-1), 0.5);
+        QCOMPARE(h.lastCheckMs.value_or(0), 1'700'000'000'000);
+        QVERIFY(!h.metrics.isEmpty());
+
+        // Not checked yet: traffic stands in; no probe numbers are invented.
+        NodeObservation fresh;
+        fresh.snapshot.name = u"b"_s;
+        fresh.windowMs = 30'000;
+        fresh.successes = 4;
+        h = GatewayHealthSource().health(fresh);
+        QCOMPARE(h.state, NodeState::Healthy);
+        QVERIFY(h.reason.contains(u"Not checked yet"_s));
+        QVERIFY(!h.running && !h.waiting && !h.kvCacheUsage && !h.lastCheckMs);
+
+        QCOMPARE(fromGatewayState(health::NodeState::Recovering), NodeState::Recovering);
+        QCOMPARE(fromGatewayState(health::NodeState::Draining), NodeState::Draining);
+        QVERIFY(nodeStateSeverity(NodeState::Down) > nodeStateSeverity(NodeState::Degraded));
     }
 
     void indicator()
@@ -311,6 +351,25 @@ private slots:
         // New rows pass through the filter too.
         model.append({record(4, 200, u"vllm-server1"_s)});
         QCOMPARE(filter.rowCount(), 2);
+    }
+
+    void requestsViewTakesABurstQuickly()
+    {
+        // A tick's worth of records at thousands of requests per second lands in one append.
+        RequestsView view;
+        view.filter()->setText(u"server"_s);
+        QList<stats::RequestRecord> burst;
+        for (int i = 0; i < 5000; ++i)
+            burst.append(record(i, i % 10 == 0 ? 502 : 200, i % 2 ? u"vllm-server1"_s : u"vllm-server2"_s));
+        QElapsedTimer t;
+        t.start();
+        view.append(burst);
+        view.append(burst);
+        const qint64 ms = t.elapsed();
+        qInfo() << "two bursts of 5000 records:" << ms << "ms";
+        QCOMPARE(view.model()->rowCount(), RequestsModel::DefaultCapacity);
+        QCOMPARE(view.filter()->rowCount(), RequestsModel::DefaultCapacity);
+        QVERIFY2(ms < 1000, "appending a burst must not stall the GUI");
     }
 };
 

@@ -1,0 +1,305 @@
+#include "benchcli.h"
+
+#include "benchformat.h"
+#include "benchmarkrunner.h"
+#include "benchtargets.h"
+#include "config/configloader.h"
+#include "gateway.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QUrl>
+#include <cstdio>
+#include <memory>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::bench {
+
+namespace {
+
+struct CliOptions
+{
+    QList<QCommandLineOption> all;
+    QCommandLineOption bench{u"bench"_s, u"Run a benchmark and print the results (this mode)."_s};
+    QCommandLineOption target{u"target"_s,
+                              u"What to measure: a URL (http://host:port), a provider name from the config, or "
+                              "\"gateway\" for the gateway's pool. Repeatable. Default with --config/--demo: "
+                              "every provider and the gateway."_s,
+                              u"URL|provider"_s};
+    QCommandLineOption suite{u"suite"_s,
+                             u"seed: single requests at 20/100/300 tokens and 5 parallel (default); sweep: "
+                             "1, 2, 4 … 64 parallel; full: both."_s,
+                             u"seed|sweep|full"_s, u"seed"_s};
+    QCommandLineOption format{u"format"_s, u"Output format (default md)."_s, u"md|csv|json"_s, u"md"_s};
+    QCommandLineOption config{u"config"_s, u"Bifrost-compatible config: its providers are the targets."_s, u"FILE"_s};
+    QCommandLineOption demo{u"demo"_s, u"Measure the built-in demo (two simulated nodes and the gateway)."_s};
+    QCommandLineOption model{u"model"_s, u"Model for URL targets (default: the first of GET /v1/models)."_s, u"NAME"_s};
+    QCommandLineOption apiKey{u"api-key"_s, u"Bearer token for URL targets."_s, u"KEY"_s};
+    QCommandLineOption repetitions{u"repetitions"_s, u"Requests per max_tokens value (default 3)."_s, u"N"_s};
+    QCommandLineOption maxTokens{u"max-tokens"_s, u"Single-request tests (default 20,100,300)."_s, u"LIST"_s};
+    QCommandLineOption concurrency{u"concurrency"_s, u"Parallel requests of the seed's concurrency test (default 5)."_s,
+                                   u"N"_s};
+    QCommandLineOption concurrencyTokens{u"concurrency-max-tokens"_s,
+                                         u"max_tokens of each parallel request (default 20, as the seed)."_s, u"N"_s};
+    QCommandLineOption levels{u"levels"_s, u"Sweep levels (default 1,2,4,8,16,32,64)."_s, u"LIST"_s};
+    QCommandLineOption sweepTokens{u"sweep-max-tokens"_s, u"max_tokens of each sweep request (default 32)."_s, u"N"_s};
+    QCommandLineOption warmup{u"warmup"_s, u"Warm-up requests per target, not counted (default 1)."_s, u"N"_s};
+    QCommandLineOption timeout{u"timeout"_s, u"Per-request timeout in seconds (default 120)."_s, u"S"_s};
+    QCommandLineOption noIgnoreEos{u"no-ignore-eos"_s,
+                                   u"Do not send vLLM's ignore_eos (for servers that reject unknown fields)."_s};
+    QCommandLineOption quiet{u"quiet"_s, u"No progress on stderr."_s};
+
+    CliOptions()
+    {
+        all = {bench, target, suite, format, config, demo, model, apiKey, repetitions, maxTokens, concurrency,
+               concurrencyTokens, levels, sweepTokens, warmup, timeout, noIgnoreEos, quiet};
+    }
+};
+
+void err(const QString &text)
+{
+    std::fprintf(stderr, "switchyard --bench: %s\n", qPrintable(text));
+}
+
+std::optional<int> positiveInt(const QString &text)
+{
+    bool ok = false;
+    const int v = text.trimmed().toInt(&ok);
+    if (!ok || v < 0)
+        return std::nullopt;
+    return v;
+}
+
+std::optional<QList<int>> intList(const QString &text)
+{
+    QList<int> out;
+    for (const QString &part : text.split(u',', Qt::SkipEmptyParts)) {
+        const auto v = positiveInt(part);
+        if (!v || *v == 0)
+            return std::nullopt;
+        out << *v;
+    }
+    if (out.isEmpty())
+        return std::nullopt;
+    return out;
+}
+
+bool anyFailure(const BenchmarkResults &r)
+{
+    for (const TargetResult &t : r.targets) {
+        for (const SingleResult &s : t.singles) {
+            if (s.succeeded < s.requests)
+                return true;
+        }
+        if (t.concurrency && t.concurrency->succeeded < t.concurrency->requests)
+            return true;
+        for (const ConcurrencyResult &c : t.sweep) {
+            if (c.succeeded < c.requests)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+QString benchCliHelp()
+{
+    CliOptions o;
+    QCommandLineParser p;
+    p.addOptions(o.all);
+    return p.helpText();
+}
+
+int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
+{
+    CliOptions o;
+    QCommandLineParser p;
+    p.setApplicationDescription(u"switchyard --bench: measure nodes and the gateway the way the seed did."_s);
+    p.addHelpOption();
+    p.addOptions(o.all);
+    if (!p.parse(arguments)) {
+        err(p.errorText());
+        return 2;
+    }
+    if (p.isSet(u"help"_s)) {
+        std::fputs(qPrintable(p.helpText()), stdout);
+        return 0;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        err(u"unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+        return 2;
+    }
+
+    BenchmarkPlan plan;
+    const auto suite = parseSuite(p.value(o.suite));
+    if (!suite || *suite == Suite::Custom) {
+        err(u"--suite must be seed, sweep or full"_s);
+        return 2;
+    }
+    plan.suite = *suite;
+    const QString format = p.value(o.format).toLower();
+    if (format != u"md" && format != u"markdown" && format != u"csv" && format != u"json") {
+        err(u"--format must be md, csv or json"_s);
+        return 2;
+    }
+    auto intOption = [&](const QCommandLineOption &opt, int &into, bool allowZero) {
+        if (!p.isSet(opt))
+            return true;
+        const auto v = positiveInt(p.value(opt));
+        if (!v || (!allowZero && *v == 0)) {
+            err(u"--%1 needs a %2 number"_s.arg(opt.names().first(), allowZero ? u"non-negative"_s : u"positive"_s));
+            return false;
+        }
+        into = *v;
+        return true;
+    };
+    auto listOption = [&](const QCommandLineOption &opt, QList<int> &into) {
+        if (!p.isSet(opt))
+            return true;
+        const auto v = intList(p.value(opt));
+        if (!v) {
+            err(u"--%1 needs a comma-separated list of positive numbers"_s.arg(opt.names().first()));
+            return false;
+        }
+        into = *v;
+        return true;
+    };
+    int timeoutSeconds = plan.requestTimeoutMs / 1000;
+    if (!intOption(o.repetitions, plan.repetitions, false) || !intOption(o.concurrency, plan.concurrency, false)
+        || !intOption(o.concurrencyTokens, plan.concurrencyMaxTokens, false)
+        || !intOption(o.sweepTokens, plan.sweepMaxTokens, false) || !intOption(o.warmup, plan.warmupRequests, true)
+        || !intOption(o.timeout, timeoutSeconds, false) || !listOption(o.maxTokens, plan.maxTokensList)
+        || !listOption(o.levels, plan.sweepLevels))
+        return 2;
+    plan.requestTimeoutMs = timeoutSeconds * 1000;
+    plan.ignoreEos = !p.isSet(o.noIgnoreEos);
+
+    // Where the targets come from: a config (file or demo) and/or URLs.
+    std::optional<config::GatewayConfig> cfg;
+    if (p.isSet(o.demo) && p.isSet(o.config)) {
+        err(u"--demo and --config exclude each other"_s);
+        return 2;
+    }
+    if (p.isSet(o.demo)) {
+        if (!hooks.startDemo) {
+            err(u"--demo is not available in this build"_s);
+            return 2;
+        }
+        const auto json = hooks.startDemo();
+        if (!json) {
+            err(json.error());
+            return 1;
+        }
+        auto parsed = config::parseConfig(*json);
+        if (!parsed) {
+            err(u"demo config: "_s % parsed.error().first().toString());
+            return 1;
+        }
+        cfg = *parsed;
+    } else if (p.isSet(o.config)) {
+        auto parsed = config::loadConfigFile(p.value(o.config));
+        if (!parsed) {
+            err(p.value(o.config) % u": "_s % QString::number(parsed.error().size()) % u" problem(s)"_s);
+            for (const config::ConfigProblem &problem : parsed.error())
+                std::fprintf(stderr, "  %s\n", qPrintable(problem.toString()));
+            return 2;
+        }
+        cfg = *parsed;
+    }
+
+    const QStringList requested = p.values(o.target);
+    const bool wantsGateway = cfg && (requested.isEmpty() || requested.contains(u"gateway"_s) || requested.contains(u"pool"_s));
+    std::unique_ptr<Gateway> gateway;
+    if (wantsGateway) {
+        // Our own gateway on an ephemeral loopback port: it must not collide with a panel already running
+        // on the config's address.
+        config::GatewayConfig gcfg = *cfg;
+        gcfg.settings.listenHost = u"127.0.0.1"_s;
+        gcfg.settings.listenPort = 0;
+        gateway = std::make_unique<Gateway>();
+        gateway->applyConfig(gcfg);
+        const auto url = gateway->start();
+        if (!url) {
+            err(u"cannot start the gateway: "_s % url.error());
+            return 1;
+        }
+    }
+
+    if (requested.isEmpty()) {
+        if (!cfg) {
+            err(u"nothing to measure: give --target URL, --config FILE or --demo (see --help)"_s);
+            return 2;
+        }
+        plan.targets = targetsFromConfig(*cfg, gateway ? gateway->listenUrl() : QString());
+    }
+    for (const QString &t : requested) {
+        if (t.startsWith(u"http://"_s, Qt::CaseInsensitive) || t.startsWith(u"https://"_s, Qt::CaseInsensitive)) {
+            const QUrl url(t);
+            Target target;
+            target.label = url.host() % (url.port() > 0 ? u':' % QString::number(url.port()) : QString());
+            target.baseUrl = t;
+            target.model = p.value(o.model);
+            target.apiKey = p.value(o.apiKey);
+            plan.targets << target;
+        } else if (t == u"gateway" || t == u"pool") {
+            if (!cfg) {
+                err(u"--target gateway needs --config FILE or --demo"_s);
+                return 2;
+            }
+            if (auto pool = poolTarget(*cfg, gateway->listenUrl()))
+                plan.targets << *pool;
+        } else {
+            const config::ProviderConfig *provider = cfg ? cfg->provider(t) : nullptr;
+            if (!provider) {
+                err(cfg ? u"no provider named '%1' in the config"_s.arg(t)
+                        : u"'%1' is not a URL; provider names need --config FILE or --demo"_s.arg(t));
+                return 2;
+            }
+            plan.targets << nodeTarget(*provider);
+        }
+    }
+
+    BenchmarkRunner runner;
+    QEventLoop loop;
+    BenchmarkResults results;
+    const bool quiet = p.isSet(o.quiet);
+    QString lastLabel;
+    QObject::connect(&runner, &BenchmarkRunner::progress, &loop, [&](int done, int total, const QString &label) {
+        // One line per test rather than per request: readable in a log file as well as a terminal.
+        if (quiet || label == lastLabel || label.isEmpty())
+            return;
+        lastLabel = label;
+        std::fprintf(stderr, "[%3d/%3d] %s\n", done, total, qPrintable(label));
+    });
+    QObject::connect(&runner, &BenchmarkRunner::finished, &loop, [&](const BenchmarkResults &r) {
+        results = r;
+        loop.quit();
+    });
+    if (!runner.start(plan)) {
+        err(runner.lastError());
+        return 2;
+    }
+    if (!quiet) {
+        std::fprintf(stderr, "measuring %lld target(s), %d requests\n", static_cast<long long>(plan.targets.size()),
+                     plan.totalRequests());
+    }
+    loop.exec();
+    if (gateway)
+        gateway->stopNow();
+
+    QByteArray out;
+    if (format == u"csv")
+        out = formatCsv(results);
+    else if (format == u"json")
+        out = formatJson(results).append('\n');
+    else
+        out = formatMarkdown(results).toUtf8();
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    std::fflush(stdout);
+    return anyFailure(results) ? 1 : 0;
+}
+
+} // namespace switchyard::bench

@@ -1,0 +1,372 @@
+#include "chartsview.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QFile>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QTimer>
+#include <QToolButton>
+#include <QValueAxis>
+#include <cmath>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+namespace {
+
+// The smallest "nice" axis maximum (4 intervals of 1, 2, 2.5 or 5 × 10^k) at or above value.
+double niceMaximum(double value, double minimum)
+{
+    value = std::max(value * 1.1, minimum);
+    const double rawStep = value / 4.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(rawStep)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * magnitude >= rawStep - 1e-12)
+            return 4.0 * m * magnitude;
+    }
+    return 40.0 * magnitude;
+}
+
+const QColor TotalColor(0x30, 0x36, 0x3d);
+const QColor ErrorColor(0xd4, 0x3c, 0x3c);
+
+} // namespace
+
+ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(this))
+{
+    auto *bar = new QHBoxLayout();
+    bar->addWidget(new QLabel(tr("Window:"), this));
+    m_windowBox = new QComboBox(this);
+    m_windowBox->setObjectName(u"chartWindow"_s);
+    m_windowBox->addItem(tr("1 minute (1 s points)"), int(TimeWindow::OneMinute));
+    m_windowBox->addItem(tr("15 minutes (5 s averages)"), int(TimeWindow::FifteenMinutes));
+    m_windowBox->addItem(tr("1 hour (20 s averages)"), int(TimeWindow::OneHour));
+    connect(m_windowBox, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setWindow(TimeWindow(m_windowBox->itemData(i).toInt())); });
+    bar->addWidget(m_windowBox);
+    m_pauseButton = new QToolButton(this);
+    m_pauseButton->setObjectName(u"chartPause"_s);
+    m_pauseButton->setText(tr("&Pause"));
+    m_pauseButton->setCheckable(true);
+    m_pauseButton->setToolTip(tr("Freeze the charts; samples are still recorded"));
+    connect(m_pauseButton, &QToolButton::toggled, this, &ChartsView::setPaused);
+    bar->addWidget(m_pauseButton);
+    m_status = new QLabel(this);
+    bar->addWidget(m_status);
+    bar->addStretch(1);
+    auto *png = new QToolButton(this);
+    png->setText(tr("Export PNG\u2026"));
+    connect(png, &QToolButton::clicked, this, &ChartsView::exportPngInteractive);
+    auto *csv = new QToolButton(this);
+    csv->setText(tr("Export CSV\u2026"));
+    connect(csv, &QToolButton::clicked, this, &ChartsView::exportCsvInteractive);
+    bar->addWidget(png);
+    bar->addWidget(csv);
+
+    m_grid = new QWidget(this);
+    auto *grid = new QGridLayout(m_grid);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+    const QString titles[4] = {tr("Output tokens/s"), tr("Requests/s"), tr("Latency (s)"), tr("Queue depth")};
+    const QString yTitles[4] = {tr("tokens/s"), tr("requests/s"), tr("seconds"), tr("requests")};
+    for (int i = 0; i < 4; ++i) {
+        Panel &p = m_panels[i];
+        p.chart = new QChart();
+        p.chart->setAnimationOptions(QChart::NoAnimation);
+        p.chart->setTitle(titles[i]);
+        QFont tf = p.chart->titleFont();
+        tf.setBold(true);
+        p.chart->setTitleFont(tf);
+        p.chart->setMargins(QMargins(2, 2, 2, 2));
+        p.chart->legend()->setAlignment(Qt::AlignBottom);
+        p.chart->legend()->setShowToolTips(true);
+        p.chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // dashed lines show dashed
+        p.x = new QDateTimeAxis(p.chart);
+        p.x->setFormat(u"HH:mm:ss"_s);
+        p.x->setTickCount(7);
+        p.y = new QValueAxis(p.chart);
+        p.y->setLabelFormat(u"%g"_s);
+        p.y->setTickCount(5);
+        p.y->setRange(0, 1);
+        p.y->setTitleText(yTitles[i]);
+        p.chart->addAxis(p.x, Qt::AlignBottom);
+        p.chart->addAxis(p.y, Qt::AlignLeft);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        p.x->setRange(QDateTime::fromMSecsSinceEpoch(now - 60'000), QDateTime::fromMSecsSinceEpoch(now));
+        p.view = new QChartView(p.chart, m_grid);
+        p.view->setRenderHint(QPainter::Antialiasing);
+        p.view->setMinimumSize(320, 220);
+        grid->addWidget(p.view, i / 2, i % 2);
+    }
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_grid, 1);
+
+    connect(m_refresh, &QTimer::timeout, this, [this] {
+        if (m_dirty && !m_paused && isVisible())
+            refreshNow();
+    });
+    updateTimerInterval();
+    m_refresh->start();
+}
+
+ChartsView::~ChartsView()
+{
+    qDeleteAll(m_lines);
+}
+
+QChart *ChartsView::chart(Chart which) const
+{
+    return m_panels[int(which)].chart;
+}
+
+QStringList ChartsView::seriesIds() const
+{
+    return m_order;
+}
+
+QLineSeries *ChartsView::series(const QString &id) const
+{
+    const Line *l = m_lines.value(id);
+    return l ? l->series : nullptr;
+}
+
+const MetricHistory *ChartsView::history(const QString &id) const
+{
+    const Line *l = m_lines.value(id);
+    return l ? &l->history : nullptr;
+}
+
+QColor ChartsView::nodeColor(const QString &node)
+{
+    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2),
+                                     QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22)};
+    auto it = m_nodeIndex.constFind(node);
+    if (it == m_nodeIndex.constEnd())
+        it = m_nodeIndex.insert(node, int(m_nodeIndex.size()));
+    return palette[*it % int(std::size(palette))];
+}
+
+ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString &label, const QColor &color, qreal width,
+                                   Qt::PenStyle style)
+{
+    if (Line *existing = m_lines.value(id))
+        return *existing;
+    auto *l = new Line{chart, label, new QLineSeries(), MetricHistory()};
+    l->series->setName(label);
+    QPen pen(color, width, style);
+    pen.setCapStyle(Qt::RoundCap);
+    l->series->setPen(pen);
+    Panel &p = m_panels[int(chart)];
+    p.chart->addSeries(l->series);
+    l->series->attachAxis(p.x);
+    l->series->attachAxis(p.y);
+    QLineSeries *s = l->series;
+    const QList<QLegendMarker *> markers = p.chart->legend()->markers(s);
+    for (QLegendMarker *m : markers) {
+        connect(m, &QLegendMarker::clicked, this, [this, s, m] {
+            s->setVisible(!s->isVisible());
+            m->setVisible(true); // the marker stays, dimmed, so the line can come back
+            const qreal alpha = s->isVisible() ? 1.0 : 0.35;
+            QBrush lb = m->labelBrush();
+            QColor c = lb.color();
+            c.setAlphaF(alpha);
+            lb.setColor(c);
+            m->setLabelBrush(lb);
+            QPen mp = m->pen();
+            QColor pc = mp.color();
+            pc.setAlphaF(alpha);
+            mp.setColor(pc);
+            m->setPen(mp);
+            QBrush mb = m->brush();
+            QColor bc = mb.color();
+            bc.setAlphaF(alpha);
+            mb.setColor(bc);
+            m->setBrush(mb);
+            m_dirty = true;
+            refreshNow();
+        });
+    }
+    m_lines.insert(id, l);
+    m_order.append(id);
+    return *l;
+}
+
+void ChartsView::record(const QString &id, Chart chart, const QString &label, const QColor &color, double value,
+                        qreal width, Qt::PenStyle style)
+{
+    line(id, chart, label, color, width, style).history.add(m_lastSampleMs, value);
+}
+
+void ChartsView::addSample(const MonitorSample &s)
+{
+    m_lastSampleMs = s.timeMs;
+    record(u"tokens/total"_s, Chart::Tokens, tr("All nodes"), TotalColor, s.tokensPerSec, 2.5);
+    for (const NodeSample &n : s.nodes) {
+        const QString &name = n.snapshot.name;
+        record(u"tokens/node/"_s + name, Chart::Tokens, name, nodeColor(name), n.tokensPerSec);
+    }
+    record(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, s.requestsPerSec, 2.5);
+    record(u"requests/errors"_s, Chart::Requests, tr("Errors (5xx)"), ErrorColor, s.errorsPerSec);
+    const QColor p50(0x2c, 0xa0, 0x2c), p95(0xe0, 0x8e, 0x00), ttft(0x94, 0x67, 0xbd);
+    // Latency lines exist from the start (so the legend is stable) and get points only when there are requests.
+    Line &l50 = line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50);
+    Line &l95 = line(u"latency/p95"_s, Chart::Latency, tr("p95"), p95);
+    Line &lt = line(u"latency/ttft-p95"_s, Chart::Latency, tr("Time to first token p95"), ttft, 2, Qt::DashLine);
+    if (s.latencyP50Ms)
+        l50.history.add(s.timeMs, *s.latencyP50Ms / 1000.0);
+    if (s.latencyP95Ms)
+        l95.history.add(s.timeMs, *s.latencyP95Ms / 1000.0);
+    if (s.ttftP95Ms)
+        lt.history.add(s.timeMs, *s.ttftP95Ms / 1000.0);
+    for (const NodeSample &n : s.nodes) {
+        const QString &name = n.snapshot.name;
+        record(u"queue/inflight/"_s + name, Chart::Queue, tr("%1 in flight").arg(name), nodeColor(name),
+               double(n.snapshot.counters.inFlight));
+        if (n.health.waiting)
+            record(u"queue/waiting/"_s + name, Chart::Queue, tr("%1 waiting").arg(name), nodeColor(name),
+                   double(*n.health.waiting), 2, Qt::DashLine);
+    }
+    m_dirty = true;
+}
+
+void ChartsView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty && !m_paused)
+        refreshNow(); // hidden, it only recorded: catch up at once rather than at the next tick
+}
+
+void ChartsView::setWindow(TimeWindow window)
+{
+    if (window == m_window)
+        return;
+    m_window = window;
+    const int i = m_windowBox->findData(int(window));
+    if (i >= 0 && m_windowBox->currentIndex() != i)
+        m_windowBox->setCurrentIndex(i);
+    const QString format = window == TimeWindow::OneMinute ? u"HH:mm:ss"_s : u"HH:mm"_s;
+    for (Panel &p : m_panels)
+        p.x->setFormat(format);
+    updateTimerInterval();
+    m_dirty = true;
+    refreshNow();
+}
+
+void ChartsView::setPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    if (m_pauseButton->isChecked() != paused)
+        m_pauseButton->setChecked(paused);
+    m_status->setText(paused ? tr("Paused: samples are still recorded.") : QString());
+    if (!paused)
+        refreshNow();
+}
+
+void ChartsView::updateTimerInterval()
+{
+    switch (m_window) {
+    case TimeWindow::OneMinute:
+        m_refresh->setInterval(500);
+        break;
+    case TimeWindow::FifteenMinutes:
+        m_refresh->setInterval(2000);
+        break;
+    case TimeWindow::OneHour:
+        m_refresh->setInterval(5000);
+        break;
+    }
+}
+
+void ChartsView::refreshNow()
+{
+    const qint64 now = m_lastSampleMs > 0 ? m_lastSampleMs : QDateTime::currentMSecsSinceEpoch();
+    const WindowSpec spec = windowSpec(m_window);
+    double maxY[4] = {0, 0, 0, 0};
+    for (const QString &id : std::as_const(m_order)) {
+        Line *l = m_lines.value(id);
+        const QList<QPointF> points = l->history.points(m_window, now);
+        l->series->replace(points);
+        if (!l->series->isVisible())
+            continue;
+        for (const QPointF &p : points)
+            maxY[int(l->chart)] = std::max(maxY[int(l->chart)], p.y());
+    }
+    const double minimum[4] = {4, 1, 1, 4};
+    for (int i = 0; i < 4; ++i) {
+        Panel &p = m_panels[i];
+        p.x->setRange(QDateTime::fromMSecsSinceEpoch(now - spec.spanMs), QDateTime::fromMSecsSinceEpoch(now));
+        p.y->setRange(0, niceMaximum(maxY[i], minimum[i]));
+    }
+    m_dirty = false;
+}
+
+bool ChartsView::exportPng(const QString &path) const
+{
+    return m_grid->grab().save(path, "PNG");
+}
+
+bool ChartsView::exportCsv(const QString &path, QString *error) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error)
+            *error = f.errorString();
+        return false;
+    }
+    const qint64 now = m_lastSampleMs > 0 ? m_lastSampleMs : QDateTime::currentMSecsSinceEpoch();
+    QByteArray out = "series,time,value\n";
+    for (const QString &id : m_order) {
+        const Line *l = m_lines.value(id);
+        QString quoted = id;
+        if (quoted.contains(u',') || quoted.contains(u'"'))
+            quoted = u'"' % quoted.replace(u'"', u"\"\""_s) % u'"';
+        for (const QPointF &p : l->history.points(m_window, now)) {
+            out += quoted.toUtf8() + ','
+                   + QDateTime::fromMSecsSinceEpoch(qint64(p.x()), Qt::UTC).toString(Qt::ISODateWithMs).toLatin1()
+                   + ',' + QByteArray::number(p.y(), 'g', 6) + '\n';
+        }
+    }
+    f.write(out);
+    if (!f.commit()) {
+        if (error)
+            *error = f.errorString();
+        return false;
+    }
+    return true;
+}
+
+void ChartsView::exportPngInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"), u"switchyard-charts.png"_s,
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty() && !exportPng(path))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
+}
+
+void ChartsView::exportCsvInteractive()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"), u"switchyard-charts.csv"_s,
+                                                      tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));
+}
+
+} // namespace switchyard::ui

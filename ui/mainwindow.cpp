@@ -1,0 +1,588 @@
+#include "mainwindow.h"
+
+#include "bench/benchmarkview.h"
+#include "chartsview.h"
+#include "chat/chatconsole.h"
+#include "config/configloader.h"
+#include "gateway.h"
+#include "nodesmodel.h"
+#include "nodesview.h"
+#include "placeholderview.h"
+#include "requestsview.h"
+#include "simnode/simnode.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+namespace {
+const QString GeometryKey = u"window/geometry"_s;
+const QString StateKey = u"window/state"_s;
+const QString ViewKey = u"window/view"_s;
+const QString LastConfigKey = u"config/lastPath"_s;
+} // namespace
+
+MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
+    : QMainWindow(parent), m_gateway(gateway), m_monitor(new GatewayMonitor(gateway, this)),
+      m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)), m_charts(new ChartsView(this)),
+      m_requests(new RequestsView(this)),
+      m_configView(new PlaceholderView(
+          tr("Config editor"),
+          tr("Editing the configuration here, as text and as a form validated exactly as the gateway validates it, "
+             "is not built yet. Until then, edit the JSON file in your editor, check it with "
+             "switchyard --check-config FILE, and load it with File \u25B8 Open config (Ctrl+O)."),
+          this)),
+      m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
+      m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
+      m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this))
+{
+    setObjectName(u"switchyardMainWindow"_s);
+    setWindowTitle(tr("Switchyard"));
+    m_faultPool.setMaxThreadCount(1); // faults apply in the order they were asked for
+
+    m_tabs->setObjectName(u"views"_s);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_nodes, tr("&Nodes"));
+    m_tabs->addTab(m_charts, tr("&Charts"));
+    m_tabs->addTab(m_requests, tr("&Requests"));
+    m_tabs->addTab(m_configView, tr("Con&fig"));
+    // Scrollable, so a view's minimum size (the benchmark's tables are wide) does not become the window's.
+    auto scrollable = [this](QWidget *view) {
+        auto *area = new QScrollArea(this);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidgetResizable(true);
+        area->setWidget(view);
+        return area;
+    };
+    m_tabs->addTab(scrollable(m_chat), tr("C&hat"));
+    m_tabs->addTab(scrollable(m_bench), tr("&Benchmark"));
+
+    // The banner: a start that failed, a config with problems. Plain, visible, not modal.
+    m_banner->setObjectName(u"banner"_s);
+    m_banner->setFrameShape(QFrame::StyledPanel);
+    auto *bl = new QHBoxLayout(m_banner);
+    bl->setContentsMargins(10, 6, 6, 6);
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bannerText->setParent(m_banner);
+    auto *dismiss = new QPushButton(tr("Dismiss"), m_banner);
+    connect(dismiss, &QPushButton::clicked, this, &MainWindow::hideBanner);
+    bl->addWidget(m_bannerText, 1);
+    bl->addWidget(dismiss, 0, Qt::AlignTop);
+    m_banner->hide();
+
+    auto *central = new QWidget(this);
+    auto *cl = new QVBoxLayout(central);
+    cl->setContentsMargins(4, 4, 4, 0);
+    cl->setSpacing(4);
+    cl->addWidget(m_banner);
+    cl->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    m_stateIcon->setFixedSize(16, 16);
+    m_urlText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(m_stateIcon);
+    statusBar()->addWidget(m_stateText);
+    statusBar()->addWidget(m_urlText, 1);
+    statusBar()->addPermanentWidget(m_ratesText);
+
+    createActions();
+    createTray();
+
+    connect(m_monitor, &GatewayMonitor::sampled, this, &MainWindow::onSample);
+    connect(m_monitor, &GatewayMonitor::requestsFinished, m_requests, &RequestsView::append);
+    connect(m_gateway, &Gateway::runningChanged, this, &MainWindow::syncGatewayActions);
+    connect(m_nodes, &NodesView::drainRequested, this, &MainWindow::setNodeDraining);
+    connect(m_nodes, &NodesView::probeRequested, this, [this](const QString &node) {
+        m_gateway->probeNow(node);
+    });
+    connect(m_nodes, &NodesView::faultRequested, this, &MainWindow::setSimulatedFault);
+    connect(m_nodes, &NodesView::startDemoRequested, this, &MainWindow::demoRequested);
+    connect(m_nodes, &NodesView::openInChatRequested, this, &MainWindow::openInChat);
+    // The console's "Start the gateway" goes through the window, which reports a failed start.
+    connect(m_chat, &ChatConsole::startGatewayRequested, this, &MainWindow::startGateway);
+    connect(m_nodes, &NodesView::openConfigRequested, this, &MainWindow::openConfigInteractive);
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(GeometryKey).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(StateKey).toByteArray());
+    m_tabs->setCurrentIndex(qBound(0, settings.value(ViewKey, 0).toInt(), m_tabs->count() - 1));
+
+    syncGatewayActions();
+    m_monitor->sampleNow();
+    m_monitor->start();
+}
+
+MainWindow::~MainWindow()
+{
+    m_monitor->stop();
+    m_faultPool.waitForDone();
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_openConfig = file->addAction(tr("&Open config\u2026"), this, &MainWindow::openConfigInteractive);
+    m_openConfig->setShortcut(QKeySequence::Open);
+    m_startDemo = file->addAction(tr("Start the &demo"), this, &MainWindow::demoRequested);
+    file->addSeparator();
+    m_quit = file->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
+    m_quit->setShortcut(QKeySequence::Quit);
+    m_quit->setShortcutContext(Qt::ApplicationShortcut);
+
+    QMenu *gw = menuBar()->addMenu(tr("&Gateway"));
+    m_toggle = new QAction(tr("&Gateway on"), this);
+    m_toggle->setObjectName(u"gatewayToggle"_s);
+    m_toggle->setCheckable(true);
+    m_toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_toggle->setToolTip(tr("Switch the gateway on or off (Ctrl+G). Off lets requests in flight finish."));
+    connect(m_toggle, &QAction::triggered, this, [this](bool on) {
+        if (on)
+            startGateway();
+        else
+            stopGateway();
+        syncGatewayActions();
+    });
+    gw->addAction(m_toggle);
+    m_copyUrl = gw->addAction(tr("&Copy gateway URL"), this, [this] {
+        if (!m_gateway->listenUrl().isEmpty())
+            QGuiApplication::clipboard()->setText(m_gateway->listenUrl());
+    });
+    m_copyUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QString names[] = {tr("&Nodes"), tr("&Charts"), tr("&Requests"), tr("Con&fig"), tr("C&hat"), tr("&Benchmark")};
+    for (int i = 0; i < 6; ++i) {
+        QAction *a = view->addAction(names[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    QAction *find = view->addAction(tr("&Filter requests"), this, [this] {
+        showView(View::Requests);
+        if (auto *edit = m_requests->findChild<QLineEdit *>(u"requestFilter"_s))
+            edit->setFocus();
+    });
+    find->setShortcut(QKeySequence::Find);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Switchyard"), this, [this] {
+        QMessageBox::about(this, tr("About Switchyard"),
+                           tr("<b>Switchyard %1</b><p>A control panel with an embedded OpenAI-compatible gateway "
+                              "for self-hosted LLM nodes.</p>")
+                               .arg(QCoreApplication::applicationVersion()));
+    });
+
+    QToolBar *bar = addToolBar(tr("Gateway"));
+    bar->setObjectName(u"gatewayToolBar"_s);
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_toggle);
+    bar->addAction(m_copyUrl);
+    bar->addSeparator();
+    bar->addAction(m_openConfig);
+}
+
+void MainWindow::createTray()
+{
+    // The menu exists even without a tray (tests drive it); the icon only where a tray is available.
+    m_trayMenu = new QMenu(this);
+    m_showWindow = m_trayMenu->addAction(tr("Show the panel"), this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    m_trayMenu->addAction(m_toggle);
+    m_trayMenu->addSeparator();
+    m_trayMenu->addAction(m_quit);
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(this);
+    m_tray->setContextMenu(m_trayMenu);
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+        if (reason != QSystemTrayIcon::Trigger)
+            return;
+        if (isVisible() && !isMinimized()) {
+            hide();
+        } else {
+            showNormal();
+            raise();
+            activateWindow();
+        }
+    });
+    m_tray->show();
+}
+
+QString MainWindow::lastConfigPath()
+{
+    return QSettings().value(LastConfigKey).toString();
+}
+
+bool MainWindow::openConfigFile(const QString &path)
+{
+    auto parsed = config::loadConfigFile(path);
+    if (!parsed) {
+        QStringList lines;
+        for (const config::ConfigProblem &p : parsed.error())
+            lines << p.toString().toHtmlEscaped();
+        showError(tr("<b>%1 cannot be used</b> (problems: %2); the running configuration stays.")
+                      .arg(path.toHtmlEscaped())
+                      .arg(parsed.error().size())
+                  % u"<br>"_s % lines.join(u"<br>"_s));
+        return false;
+    }
+    applyConfig(*parsed, QFileInfo(path).absoluteFilePath());
+    QSettings().setValue(LastConfigKey, QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+void MainWindow::openConfigInteractive()
+{
+    const QString start = lastConfigPath().isEmpty() ? QString() : QFileInfo(lastConfigPath()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a config file"), start,
+                                                      tr("Config files (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (openConfigFile(path) && !m_gateway->isRunning() && !m_gateway->isStopping())
+        startGateway();
+}
+
+void MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
+{
+    if (!m_listenOverride.isEmpty()) {
+        const auto addr = config::parseListenAddress(m_listenOverride);
+        if (addr) {
+            cfg.settings.listenHost = addr->host;
+            cfg.settings.listenPort = addr->port;
+        } else {
+            showError(tr("--listen %1: %2").arg(m_listenOverride, addr.error()).toHtmlEscaped());
+        }
+    }
+    m_baseConfig = std::move(cfg);
+    m_configSource = source;
+    const bool wasRunning = m_gateway->isRunning();
+    const Gateway::ApplyResult result = m_gateway->applyConfig(m_baseConfig);
+    setWindowTitle(tr("Switchyard \u2014 %1").arg(source));
+    if (m_configView)
+        m_configView->setDetail(tr("Current configuration: %1 (providers: %2)").arg(source).arg(m_baseConfig.providers.size()));
+    if (!result.listenError.isEmpty()) {
+        // A running gateway keeps its old address when the new one cannot be bound.
+        showError(u"<b>"_s % tr("The new listen address cannot be used.").toHtmlEscaped() % u"</b> "_s
+                  % result.listenError.toHtmlEscaped() % u"<br>"_s
+                  % tr("The gateway keeps listening on %1.").arg(m_gateway->listenUrl()).toHtmlEscaped());
+    } else if (wasRunning && !result.changes.isEmpty()) {
+        statusBar()->showMessage(tr("Configuration applied: %1").arg(result.changes.summary()), 15000);
+    }
+    m_monitor->sampleNow();
+}
+
+void MainWindow::setDemoNodes(std::vector<sim::SimNode *> nodes)
+{
+    m_demoNodes = nodes;
+    QSet<QString> names;
+    for (sim::SimNode *n : nodes)
+        names.insert(n->options().name);
+    m_nodes->setSimulatedNodes(names);
+    m_monitor->setHealthSource(std::make_unique<DemoHealthSource>(std::move(nodes)));
+    m_monitor->sampleNow();
+}
+
+bool MainWindow::startGateway()
+{
+    if (m_gateway->isRunning())
+        return true;
+    const auto url = m_gateway->start();
+    if (!url) {
+        m_lastStartFailed = true;
+        QString hint;
+        const QString e = url.error().toLower();
+        if (e.contains(u"in use"_s))
+            hint = tr("Another program is already using this address. Stop it, or pick another port with "
+                      "--listen HOST:PORT or in the config's \"switchyard\" section, then switch the gateway on again.");
+        else if (e.contains(u"permission"_s) || e.contains(u"access"_s))
+            hint = tr("Ports below 1024 need extra privileges: pick a port above 1024.");
+        else
+            hint = tr("Fix the listen address, then switch the gateway on again.");
+        showError(u"<b>"_s % tr("The gateway could not start.").toHtmlEscaped() % u"</b> "_s % url.error().toHtmlEscaped()
+                  % u"<br>"_s % hint.toHtmlEscaped() % u' '
+                  % tr("The panel keeps working meanwhile.").toHtmlEscaped());
+        if (m_tray)
+            m_tray->showMessage(tr("Switchyard"), tr("The gateway could not start: %1").arg(url.error()),
+                                QSystemTrayIcon::Critical);
+    } else {
+        m_lastStartFailed = false;
+        if (!bannerText().isEmpty() && m_banner->property("kind").toString() == u"error"_s)
+            hideBanner();
+    }
+    m_monitor->sampleNow();
+    syncGatewayActions();
+    return bool(url);
+}
+
+void MainWindow::stopGateway()
+{
+    m_gateway->stop();
+    m_monitor->sampleNow();
+    syncGatewayActions();
+}
+
+void MainWindow::setNodeDraining(const QString &node, bool drained)
+{
+    m_gateway->setNodeDraining(node, drained);
+    m_monitor->sampleNow();
+}
+
+void MainWindow::setSimulatedFault(const QString &node, sim::FaultMode mode)
+{
+    for (sim::SimNode *n : m_demoNodes) {
+        if (n->options().name != node)
+            continue;
+        // Then let the gateway look at once rather than at its next interval.
+        QPointer<MainWindow> self(this);
+        m_faultPool.start([n, mode, self, node] {
+            n->setFault(mode);
+            QMetaObject::invokeMethod(qApp, [self, node] {
+                if (self)
+                    self->m_gateway->probeNow(node);
+            });
+        });
+    }
+}
+
+void MainWindow::syncGatewayActions()
+{
+    const bool running = m_gateway->isRunning();
+    const bool stopping = m_gateway->isStopping();
+    m_toggle->setChecked(running && !stopping);
+    m_toggle->setEnabled(!stopping);
+    m_toggle->setText(stopping ? tr("Gateway draining\u2026") : running ? tr("&Gateway on") : tr("&Gateway off"));
+    m_copyUrl->setEnabled(running);
+    m_toggle->setIcon(gatewayToggleIcon(running && !stopping));
+}
+
+void MainWindow::updateIndicator(const MonitorSample &s)
+{
+    const GatewayIndicator ind = gatewayIndicator(s, m_lastStartFailed);
+    QString tip = tr("Switchyard: %1").arg(gatewayIndicatorText(ind));
+    if (s.running)
+        tip += u'\n' % s.listenUrl;
+    int down = 0, degraded = 0;
+    for (const NodeSample &n : s.nodes) {
+        down += n.health.state == NodeState::Down;
+        degraded += n.health.state == NodeState::Degraded;
+    }
+    if (!s.nodes.isEmpty())
+        tip += u'\n' % tr("Nodes: %1, down: %2, degraded: %3").arg(s.nodes.size()).arg(down).arg(degraded);
+    if (m_tray && m_tray->toolTip() != tip)
+        m_tray->setToolTip(tip);
+    if (m_indicatorSet && ind == m_indicator)
+        return;
+    const GatewayIndicator previous = m_indicator;
+    m_indicator = ind;
+    m_indicatorSet = true;
+    const QIcon icon = gatewayIndicatorIcon(ind);
+    setWindowIcon(icon);
+    m_stateIcon->setPixmap(icon.pixmap(16, 16));
+    if (m_tray) {
+        m_tray->setIcon(icon);
+        if (ind == GatewayIndicator::NodeDown && previous != GatewayIndicator::NodeDown)
+            m_tray->showMessage(tr("Switchyard"), tr("A node is down."), QSystemTrayIcon::Warning);
+    }
+}
+
+void MainWindow::onSample(const MonitorSample &s)
+{
+    m_nodes->setSample(s);
+    m_charts->addSample(s);
+    updateIndicator(s);
+    m_stateText->setText(gatewayIndicatorText(m_indicator));
+    m_urlText->setText(s.running ? s.listenUrl : QString());
+    const QLocale l;
+    m_ratesText->setText(tr("%1 req/s \u00b7 %2 errors/s \u00b7 %3 tokens/s \u00b7 %4 in flight")
+                             .arg(NodesModel::formatRate(s.requestsPerSec), NodesModel::formatRate(s.errorsPerSec),
+                                  NodesModel::formatRate(s.tokensPerSec), l.toString(s.inFlight)));
+    if (m_gateway->isStopping() != !m_toggle->isEnabled())
+        syncGatewayActions();
+}
+
+QString MainWindow::statusText() const
+{
+    return QStringList{m_stateText->text(), m_urlText->text(), m_ratesText->text()}.join(u" | "_s);
+}
+
+void MainWindow::replaceView(View view, QWidget *widget, const QString &label)
+{
+    const int i = int(view);
+    QWidget *old = m_tabs->widget(i);
+    const QString text = label.isEmpty() ? m_tabs->tabText(i) : label;
+    const bool current = m_tabs->currentIndex() == i;
+    m_tabs->removeTab(i);
+    m_tabs->insertTab(i, widget, text);
+    if (current)
+        m_tabs->setCurrentIndex(i);
+    auto holds = [old](QWidget *w) { return w && (old == w || old->isAncestorOf(w)); };
+    if (holds(m_configView))
+        m_configView = nullptr;
+    else if (holds(m_chat))
+        m_chat = nullptr;
+    else if (holds(m_bench))
+        m_bench = nullptr;
+    old->deleteLater();
+}
+
+void MainWindow::openInChat(const QString &node)
+{
+    if (!m_chat)
+        return;
+    QString model;
+    if (const config::ProviderConfig *p = m_gateway->config().provider(node)) {
+        for (const config::KeyConfig &k : p->keys) {
+            for (const QString &m : k.models) {
+                if (model.isEmpty() && m != u"*")
+                    model = m;
+            }
+        }
+    }
+    showView(View::Chat);
+    m_chat->openWith(model.isEmpty() ? QString() : node % u'/' % model);
+}
+
+void MainWindow::showView(View view)
+{
+    m_tabs->setCurrentIndex(int(view));
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    return View(m_tabs->currentIndex());
+}
+
+void MainWindow::showError(const QString &html)
+{
+    m_banner->setProperty("kind", u"error"_s);
+    m_banner->setStyleSheet(u"QFrame#banner { background: #fdecea; border: 1px solid #d43c3c; border-radius: 4px; }"
+                            " QFrame#banner QLabel { color: #5f1512; background: transparent; }"_s);
+    m_bannerText->setText(html);
+    m_banner->show();
+}
+
+void MainWindow::showNote(const QString &text)
+{
+    m_banner->setProperty("kind", u"note"_s);
+    m_banner->setStyleSheet(u"QFrame#banner { background: #fff4de; border: 1px solid #e08e00; border-radius: 4px; }"
+                            " QFrame#banner QLabel { color: #4a3000; background: transparent; }"_s);
+    m_bannerText->setText(text.toHtmlEscaped());
+    m_banner->show();
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->isHidden() ? QString() : m_bannerText->text();
+}
+
+void MainWindow::hideBanner()
+{
+    m_banner->hide();
+    m_bannerText->clear();
+}
+
+void MainWindow::requestQuit()
+{
+    if (m_quitting)
+        return;
+    const qint64 inFlight = m_gateway->snapshot().inFlight;
+    if (!m_gateway->isRunning() || inFlight == 0) {
+        quitDraining();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Quit Switchyard"),
+                                tr("Requests in flight through the gateway: %1.").arg(inFlight),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(u"quitQuestion"_s);
+    box->setInformativeText(tr("Let them finish (up to %1 s), or cut them now?")
+                                .arg(m_gateway->config().settings.drainTimeoutMs / 1000));
+    QPushButton *drain = box->addButton(tr("Let them finish, then quit"), QMessageBox::AcceptRole);
+    QPushButton *cut = box->addButton(tr("Quit now"), QMessageBox::DestructiveRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(drain);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, drain, cut](QAbstractButton *b) {
+        if (b == drain) {
+            quitDraining();
+        } else if (b == cut) {
+            m_quitting = true;
+            m_gateway->stopNow();
+            completeQuit();
+        }
+    });
+    box->open();
+}
+
+void MainWindow::quitDraining()
+{
+    m_quitting = true;
+    if (!m_gateway->isRunning() && !m_gateway->isStopping()) {
+        completeQuit();
+        return;
+    }
+    connect(m_gateway, &Gateway::stopped, this, &MainWindow::completeQuit, Qt::UniqueConnection);
+    const qint64 inFlight = m_gateway->snapshot().inFlight;
+    if (!m_gateway->isStopping())
+        m_gateway->stop();
+    statusBar()->showMessage(tr("Letting the requests in flight (%1) finish before quitting\u2026").arg(inFlight));
+    syncGatewayActions();
+}
+
+void MainWindow::completeQuit()
+{
+    if (m_closeAccepted)
+        return;
+    saveSettings();
+    m_closeAccepted = true;
+    m_monitor->stop();
+    close();
+    emit quitFinished();
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(GeometryKey, saveGeometry());
+    settings.setValue(StateKey, saveState());
+    settings.setValue(ViewKey, m_tabs->currentIndex());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_closeAccepted) {
+        event->accept();
+        return;
+    }
+    event->ignore();
+    requestQuit();
+}
+
+} // namespace switchyard::ui

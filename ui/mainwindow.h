@@ -1,0 +1,153 @@
+#pragma once
+
+// The panel's main window: one tab per view (Nodes, Charts, Requests, and placeholders for Config,
+// Chat and Benchmark), a toolbar and menu with the gateway toggle, a status bar with the gateway's state
+// and rates, and a system-tray icon whose colour tells the state (when the platform has a tray).
+// It owns the GatewayMonitor that feeds every view; it never touches a socket.
+
+#include "config/config.h"
+#include "gatewaymonitor.h"
+#include "simnode/simoptions.h"
+#include "statusicons.h"
+
+#include <QMainWindow>
+#include <QThreadPool>
+#include <vector>
+
+class QAction;
+class QFrame;
+class QLabel;
+class QMenu;
+class QSystemTrayIcon;
+class QTabWidget;
+
+namespace switchyard {
+class Gateway;
+namespace sim {
+class SimNode;
+}
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class BenchmarkView;
+class ChartsView;
+class ChatConsole;
+class NodesView;
+class PlaceholderView;
+class RequestsView;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    enum class View { Nodes, Charts, Requests, Config, Chat, Benchmark };
+    Q_ENUM(View)
+
+    // The gateway must outlive the window. The window takes the gateway's request logger (see
+    // GatewayMonitor), so create it before the gateway's first start().
+    explicit MainWindow(Gateway *gateway, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // "HOST:PORT" from --listen: applied to every config this window loads.
+    void setListenOverride(const QString &listen) { m_listenOverride = listen; }
+
+    // Loads, validates and applies a config file; problems are shown in the window (not modal).
+    bool openConfigFile(const QString &path);
+    // Applies a config; source names it in the title ("demo", a file path).
+    void applyConfig(config::GatewayConfig config, const QString &source);
+    // The demo's simulated nodes: their state and counters feed the Nodes view, and their context
+    // menu offers fault modes. They must outlive the window.
+    void setDemoNodes(std::vector<sim::SimNode *> nodes);
+
+    bool startGateway();  // false: why is shown in the window and the tray
+    void stopGateway();   // graceful: in-flight requests finish
+    void setNodeDraining(const QString &node, bool drained);
+    void setSimulatedFault(const QString &node, sim::FaultMode mode); // off the GUI thread
+
+    // Quitting: asks when requests are in flight (drain, cut, cancel); quitDraining() does not ask.
+    void requestQuit();
+    void quitDraining();
+
+    // Puts another issue's view (config editor, chat console, benchmark) where its placeholder is;
+    // the window takes ownership. label: the tab's text, empty to keep the placeholder's.
+    void replaceView(View view, QWidget *widget, const QString &label = {});
+    void showView(View view);
+    View currentView() const;
+    void showError(const QString &text);
+    void showNote(const QString &text);
+    QString bannerText() const;
+    void hideBanner();
+
+    GatewayMonitor *monitor() const { return m_monitor; }
+    NodesView *nodesView() const { return m_nodes; }
+    ChartsView *chartsView() const { return m_charts; }
+    RequestsView *requestsView() const { return m_requests; }
+    ChatConsole *chatConsole() const { return m_chat; }        // null once replaced
+    BenchmarkView *benchmarkView() const { return m_bench; }   // null once replaced
+    // The Nodes view's "Open in chat": the Chat tab, pinned to the node ("node/model").
+    void openInChat(const QString &node);
+    QAction *gatewayToggleAction() const { return m_toggle; }
+    QMenu *trayMenu() const { return m_trayMenu; }
+    QSystemTrayIcon *trayIcon() const { return m_tray; } // null without a system tray
+    GatewayIndicator indicator() const { return m_indicator; }
+    QString statusText() const; // the status bar's texts, joined (for tests and accessibility)
+
+    // The last config file opened (QSettings), for start-up without --config.
+    static QString lastConfigPath();
+
+signals:
+    void demoRequested();
+    void quitFinished(); // the gateway has stopped and settings are saved: the app may exit
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createTray();
+    void onSample(const MonitorSample &sample);
+    void syncGatewayActions();
+    void updateIndicator(const MonitorSample &sample);
+    void openConfigInteractive();
+    void completeQuit();
+    void saveSettings() const;
+
+    Gateway *m_gateway;
+    GatewayMonitor *m_monitor;
+    QTabWidget *m_tabs;
+    NodesView *m_nodes;
+    ChartsView *m_charts;
+    RequestsView *m_requests;
+    PlaceholderView *m_configView;
+    ChatConsole *m_chat;
+    BenchmarkView *m_bench;
+    QFrame *m_banner;
+    QLabel *m_bannerText;
+    QLabel *m_stateIcon;
+    QLabel *m_stateText;
+    QLabel *m_urlText;
+    QLabel *m_ratesText;
+    QAction *m_toggle = nullptr;
+    QAction *m_copyUrl = nullptr;
+    QAction *m_openConfig = nullptr;
+    QAction *m_startDemo = nullptr;
+    QAction *m_quit = nullptr;
+    QAction *m_showWindow = nullptr;
+    QMenu *m_trayMenu = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    GatewayIndicator m_indicator = GatewayIndicator::Off;
+    bool m_indicatorSet = false;
+    config::GatewayConfig m_baseConfig;
+    QString m_configSource;
+    QString m_listenOverride;
+    std::vector<sim::SimNode *> m_demoNodes;
+    QThreadPool m_faultPool; // setFault waits for the node's thread: never on the GUI thread
+    bool m_lastStartFailed = false;
+    bool m_quitting = false;
+    bool m_closeAccepted = false;
+};
+
+} // namespace switchyard::ui

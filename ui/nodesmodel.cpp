@@ -1,0 +1,291 @@
+#include "nodesmodel.h"
+
+#include "statusicons.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+namespace {
+const QString Dash = u"\u2014"_s;
+}
+
+NodesModel::NodesModel(QObject *parent) : QAbstractTableModel(parent) { }
+
+int NodesModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_nodes.size());
+}
+
+int NodesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const NodeSample *NodesModel::node(int row) const
+{
+    return row >= 0 && row < m_nodes.size() ? &m_nodes[row] : nullptr;
+}
+
+int NodesModel::rowOf(const QString &name) const
+{
+    for (int i = 0; i < m_nodes.size(); ++i) {
+        if (m_nodes[i].snapshot.name == name)
+            return i;
+    }
+    return -1;
+}
+
+QString NodesModel::formatRate(double perSecond)
+{
+    const QLocale l;
+    if (perSecond <= 0)
+        return l.toString(0);
+    if (perSecond < 10)
+        return l.toString(perSecond, 'f', 2);
+    if (perSecond < 100)
+        return l.toString(perSecond, 'f', 1);
+    return l.toString(qRound64(perSecond));
+}
+
+QString NodesModel::formatLatency(std::optional<double> ms)
+{
+    if (!ms)
+        return Dash;
+    const QLocale l;
+    if (*ms < 1000)
+        return tr("%1 ms").arg(l.toString(qRound64(*ms)));
+    return tr("%1 s").arg(l.toString(*ms / 1000.0, 'f', *ms < 10000 ? 2 : 1));
+}
+
+QString NodesModel::formatPercent(std::optional<double> fraction)
+{
+    if (!fraction)
+        return Dash;
+    const double pct = *fraction * 100.0;
+    return tr("%1 %").arg(QLocale().toString(pct, 'f', pct > 0 && pct < 10 ? 1 : 0));
+}
+
+QVariant NodesModel::display(const NodeSample &n, int column) const
+{
+    const QLocale l;
+    switch (Column(column)) {
+    case State:
+        return nodeStateName(n.health.state);
+    case Name:
+        return n.snapshot.name;
+    case BaseUrl:
+        return n.snapshot.baseUrl;
+    case Models:
+        return n.snapshot.models.join(u", "_s);
+    case Weight:
+        return l.toString(n.snapshot.weight, 'g', 4);
+    case InFlight:
+        return l.toString(n.snapshot.counters.inFlight);
+    case Queue:
+        if (!n.health.running && !n.health.waiting)
+            return Dash;
+        return tr("%1 / %2")
+            .arg(n.health.running ? l.toString(*n.health.running) : Dash,
+                 n.health.waiting ? l.toString(*n.health.waiting) : Dash);
+    case KvCache:
+        return formatPercent(n.health.kvCacheUsage);
+    case TokensPerSec:
+        return formatRate(n.tokensPerSec);
+    case RequestsPerSec:
+        return formatRate(n.requestsPerSec);
+    case LatencyP95:
+        return formatLatency(n.latencyP95Ms);
+    case ErrorRate:
+        return formatPercent(n.errorRate);
+    case LastCheck:
+        if (!n.health.lastCheckMs)
+            return Dash;
+        return QDateTime::fromMSecsSinceEpoch(*n.health.lastCheckMs).time().toString(u"HH:mm:ss"_s);
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant NodesModel::sortValue(const NodeSample &n, int column) const
+{
+    switch (Column(column)) {
+    case State:
+        return nodeStateSeverity(n.health.state);
+    case Name:
+    case BaseUrl:
+    case Models:
+        return display(n, column);
+    case Weight:
+        return n.snapshot.weight;
+    case InFlight:
+        return n.snapshot.counters.inFlight;
+    case Queue:
+        return n.health.waiting.value_or(-1) * 100000 + n.health.running.value_or(-1);
+    case KvCache:
+        return n.health.kvCacheUsage.value_or(-1);
+    case TokensPerSec:
+        return n.tokensPerSec;
+    case RequestsPerSec:
+        return n.requestsPerSec;
+    case LatencyP95:
+        return n.latencyP95Ms.value_or(-1);
+    case ErrorRate:
+        return n.errorRate.value_or(-1);
+    case LastCheck:
+        return n.health.lastCheckMs.value_or(0);
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant NodesModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const NodeSample &n = m_nodes[index.row()];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(n, column);
+    case SortRole:
+        return sortValue(n, column);
+    case NodeNameRole:
+        return n.snapshot.name;
+    case StateRole:
+        return int(n.health.state);
+    case Qt::DecorationRole:
+        if (column == State)
+            return nodeStateIcon(n.health.state);
+        return {};
+    case Qt::ToolTipRole:
+        if (column == State || column == Name)
+            return QString(nodeStateName(n.health.state) % u": "_s % n.health.reason);
+        if (column == ErrorRate)
+            return tr("%1 failed attempts/s over the last %2 s").arg(formatRate(n.errorsPerSec)).arg(GatewayMonitor::RateWindowMs / 1000);
+        if (n.health.state == NodeState::Down && (column == Queue || column == KvCache))
+            return tr("The last reading before the node went down");
+        if (column == LatencyP95 && n.latencyP50Ms)
+            return tr("p50 %1, p95 %2; time to first token p95 %3")
+                .arg(formatLatency(n.latencyP50Ms), formatLatency(n.latencyP95Ms), formatLatency(n.ttftP95Ms));
+        return {};
+    case Qt::ForegroundRole:
+        if (n.health.state == NodeState::Down && (column == Queue || column == KvCache))
+            return QColor(128, 128, 128); // the last reading before it went down
+        return {};
+    case Qt::BackgroundRole: {
+        // A translucent tint so it works on light and dark palettes alike.
+        if (n.health.state == NodeState::Down)
+            return QColor(212, 60, 60, 48);
+        if (n.health.state == NodeState::Degraded || n.health.state == NodeState::Recovering)
+            return QColor(224, 142, 0, 40);
+        return {};
+    }
+    case Qt::TextAlignmentRole:
+        if (column >= Weight && column <= LastCheck)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (Column(section)) {
+        case State:
+            return tr("State");
+        case Name:
+            return tr("Node");
+        case BaseUrl:
+            return tr("Base URL");
+        case Models:
+            return tr("Models");
+        case Weight:
+            return tr("Weight");
+        case InFlight:
+            return tr("In flight");
+        case Queue:
+            return tr("Run / wait");
+        case KvCache:
+            return tr("KV cache");
+        case TokensPerSec:
+            return tr("Tokens/s");
+        case RequestsPerSec:
+            return tr("Req/s");
+        case LatencyP95:
+            return tr("p95 latency");
+        case ErrorRate:
+            return tr("Errors");
+        case LastCheck:
+            return tr("Last check");
+        case ColumnCount:
+            break;
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (Column(section)) {
+        case State:
+            return tr("The gateway's verdict from its health checks and from real traffic. Hover a row for the reason.");
+        case InFlight:
+            return tr("Requests the gateway has open on this node");
+        case Queue:
+            return tr("Requests running / waiting in the vLLM scheduler (from the node's metrics)");
+        case KvCache:
+            return tr("vLLM KV-cache usage (from the node's /metrics)");
+        case TokensPerSec:
+            return tr("Completion tokens per second over the last %1 s").arg(GatewayMonitor::RateWindowMs / 1000);
+        case RequestsPerSec:
+            return tr("Attempts sent to the node per second over the last %1 s").arg(GatewayMonitor::RateWindowMs / 1000);
+        case LatencyP95:
+            return tr("95th percentile of end-to-end time of successful requests, last %1 s").arg(GatewayMonitor::LatencyWindowMs / 1000);
+        case ErrorRate:
+            return tr("Failed share of the attempts finished in the last %1 s").arg(GatewayMonitor::HealthWindowMs / 1000);
+        case LastCheck:
+            return tr("When the gateway last checked the node");
+        default:
+            return {};
+        }
+    }
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+void NodesModel::setNodes(const QList<NodeSample> &nodes)
+{
+    // Drop the rows of nodes that are gone (from the end, so indexes stay valid).
+    for (int row = int(m_nodes.size()) - 1; row >= 0; --row) {
+        const QString &name = m_nodes[row].snapshot.name;
+        const bool kept = std::any_of(nodes.begin(), nodes.end(), [&](const NodeSample &n) { return n.snapshot.name == name; });
+        if (!kept) {
+            beginRemoveRows({}, row, row);
+            m_nodes.removeAt(row);
+            endRemoveRows();
+        }
+    }
+    // Update the known ones, append the new ones.
+    QList<NodeSample> added;
+    for (const NodeSample &n : nodes) {
+        const int row = rowOf(n.snapshot.name);
+        if (row >= 0)
+            m_nodes[row] = n;
+        else
+            added.append(n);
+    }
+    if (!m_nodes.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_nodes.size()) - 1, ColumnCount - 1));
+    if (!added.isEmpty()) {
+        beginInsertRows({}, int(m_nodes.size()), int(m_nodes.size() + added.size()) - 1);
+        m_nodes.append(added);
+        endInsertRows();
+    }
+}
+
+} // namespace switchyard::ui

@@ -1,0 +1,264 @@
+#include "nodesview.h"
+
+#include "nodesmodel.h"
+#include "statusicons.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QClipboard>
+#include <QDateTime>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+NodesView::NodesView(QWidget *parent)
+    : QWidget(parent), m_model(new NodesModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_stack(new QStackedWidget(this)), m_table(new QTableView(this)), m_detail(new QTextBrowser(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(NodesModel::SortRole);
+    m_proxy->setDynamicSortFilter(true);
+
+    m_table->setModel(m_proxy);
+    m_table->setObjectName(u"nodesTable"_s);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->setAlternatingRowColors(false);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_table->setSortingEnabled(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->setIconSize(QSize(16, 16));
+    connect(m_table, &QWidget::customContextMenuRequested, this, &NodesView::showContextMenu);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NodesView::updateDetail);
+
+    m_detail->setObjectName(u"nodeDetail"_s);
+    m_detail->setOpenLinks(false);
+    m_detail->setPlaceholderText(tr("Select a node to see its state, recent errors and metrics."));
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setSizes({240, 420}); // a fleet of a few nodes fits; the detail pane gets the rest
+
+    // The start page: shown while no node is configured.
+    auto *empty = new QWidget(this);
+    auto *el = new QVBoxLayout(empty);
+    el->addStretch(1);
+    auto *title = new QLabel(tr("No nodes configured"), empty);
+    QFont tf = title->font();
+    tf.setPointSizeF(tf.pointSizeF() * 1.4);
+    tf.setBold(true);
+    title->setFont(tf);
+    title->setAlignment(Qt::AlignCenter);
+    auto *text = new QLabel(tr("Open a Bifrost-compatible config file with your vLLM nodes, or start the built-in demo: "
+                               "two simulated vLLM nodes (vllm-server1 and vllm-server2 serving nemotron-3-super) behind "
+                               "the gateway, to see the panel at work."),
+                            empty);
+    text->setWordWrap(true);
+    text->setAlignment(Qt::AlignCenter);
+    text->setMaximumWidth(560);
+    auto *demo = new QPushButton(tr("Start the demo"), empty);
+    demo->setObjectName(u"startDemoButton"_s);
+    auto *open = new QPushButton(tr("Open a config file\u2026"), empty);
+    connect(demo, &QPushButton::clicked, this, &NodesView::startDemoRequested);
+    connect(open, &QPushButton::clicked, this, &NodesView::openConfigRequested);
+    auto *buttons = new QHBoxLayout();
+    buttons->addStretch(1);
+    buttons->addWidget(demo);
+    buttons->addWidget(open);
+    buttons->addStretch(1);
+    el->addWidget(title);
+    el->addSpacing(6);
+    el->addWidget(text, 0, Qt::AlignHCenter);
+    el->addSpacing(12);
+    el->addLayout(buttons);
+    el->addStretch(2);
+
+    m_stack->addWidget(empty);
+    m_stack->addWidget(splitter);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+}
+
+void NodesView::setSample(const MonitorSample &sample)
+{
+    m_model->setNodes(sample.nodes);
+    const bool hasNodes = !sample.nodes.isEmpty();
+    m_stack->setCurrentIndex(hasNodes ? 1 : 0);
+    if (hasNodes && !m_hadNodes && !m_table->selectionModel()->hasSelection())
+        m_table->selectRow(0);
+    m_hadNodes = hasNodes;
+    updateDetail();
+}
+
+void NodesView::selectNode(const QString &name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0)
+        return;
+    m_table->selectRow(m_proxy->mapFromSource(m_model->index(row, 0)).row());
+}
+
+QString NodesView::selectedNode() const
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(NodesModel::NodeNameRole).toString();
+}
+
+void NodesView::updateDetail()
+{
+    const QString name = selectedNode();
+    const int row = m_model->rowOf(name);
+    const NodeSample *n = m_model->node(row);
+    QString html;
+    if (n) {
+        const NodeHealth &h = n->health;
+        const QString colour = nodeStateColor(h.state).name();
+        html += u"<h3 style='margin:0'>"_s % n->snapshot.name.toHtmlEscaped() % u" &nbsp;<span style='color:"_s % colour
+                % u"'>\u25CF "_s % nodeStateName(h.state).toHtmlEscaped() % u"</span></h3>"_s;
+        html += u"<p style='margin-top:4px'>"_s % h.reason.toHtmlEscaped().replace(u'\n', u"<br>"_s) % u"</p>"_s;
+        html += u"<table cellspacing='0' cellpadding='2'><tr><td valign='top' style='padding-right:28px'>"_s;
+        // Traffic, as the gateway sees it.
+        const stats::NodeCountersSnapshot &c = n->snapshot.counters;
+        const QLocale l;
+        html += u"<b>"_s % tr("Gateway traffic").toHtmlEscaped() % u"</b><br>"_s;
+        auto row2 = [](const QString &k, const QString &v) {
+            return QString(u"<tr><td style='padding-right:12px'>"_s % k.toHtmlEscaped() % u"</td><td>"_s % v.toHtmlEscaped() % u"</td></tr>"_s);
+        };
+        html += u"<table cellspacing='0' cellpadding='1'>"_s;
+        html += row2(tr("Base URL"), n->snapshot.baseUrl);
+        html += row2(tr("Attempts"), l.toString(c.requests));
+        html += row2(tr("Answered / failed"), l.toString(c.successes) % u" / "_s % l.toString(c.failures));
+        html += row2(tr("In flight"), l.toString(c.inFlight));
+        html += row2(tr("Tokens in / out"), l.toString(c.promptTokens) % u" / "_s % l.toString(c.completionTokens));
+        html += row2(tr("Latency p50 / p95"), NodesModel::formatLatency(n->latencyP50Ms) % u" / "_s % NodesModel::formatLatency(n->latencyP95Ms));
+        html += row2(tr("Time to first token p95"), NodesModel::formatLatency(n->ttftP95Ms));
+        html += u"</table></td><td valign='top' style='padding-right:28px'>"_s;
+        // What the node says about itself.
+        html += u"<b>"_s % tr("Last health check").toHtmlEscaped() % u"</b><br>"_s;
+        if (h.metrics.isEmpty()) {
+            html += u"<i>"_s % tr("Not checked yet.").toHtmlEscaped() % u"</i>"_s;
+        } else {
+            html += u"<table cellspacing='0' cellpadding='1'>"_s;
+            for (const auto &m : h.metrics)
+                html += row2(m.first, m.second);
+            html += u"</table>"_s;
+            if (h.lastCheckMs)
+                html += u"<small>"_s % tr("checked at %1").arg(QDateTime::fromMSecsSinceEpoch(*h.lastCheckMs).time().toString(u"HH:mm:ss"_s)).toHtmlEscaped() % u"</small>"_s;
+        }
+        html += u"</td><td valign='top' style='padding-right:28px'>"_s;
+        if (!h.simulation.isEmpty()) {
+            html += u"<b>"_s % tr("Simulated node").toHtmlEscaped() % u"</b><br><table cellspacing='0' cellpadding='1'>"_s;
+            for (const auto &m : h.simulation)
+                html += row2(m.first, m.second);
+            html += u"</table><br>"_s;
+        }
+        html += u"<b>"_s % tr("Recent errors").toHtmlEscaped() % u"</b><br>"_s;
+        if (n->recentErrors.isEmpty()) {
+            html += u"<i>"_s % tr("None recorded.").toHtmlEscaped() % u"</i>"_s;
+        } else {
+            html += u"<table cellspacing='0' cellpadding='1'>"_s;
+            for (qsizetype i = n->recentErrors.size() - 1, shown = 0; i >= 0 && shown < 8; --i, ++shown) {
+                const stats::RequestRecord &r = n->recentErrors[i];
+                const QString when = QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch + r.durationMs).time().toString(u"HH:mm:ss"_s);
+                const QString what = (r.status ? QString::number(r.status) % u' ' : QString()) % (r.error.isEmpty() ? tr("(no message)") : r.error);
+                html += u"<tr><td style='padding-right:8px' valign='top'>"_s % when % u"</td><td>"_s % what.toHtmlEscaped() % u"</td></tr>"_s;
+            }
+            html += u"</table>"_s;
+        }
+        html += u"</td></tr></table>"_s;
+    }
+    if (html != m_detailHtml) {
+        m_detailHtml = html;
+        m_detail->setHtml(html);
+    }
+}
+
+QMenu *NodesView::buildContextMenu(const QString &node, QWidget *parent)
+{
+    const NodeSample *n = m_model->node(m_model->rowOf(node));
+    auto *menu = new QMenu(parent);
+    if (!n)
+        return menu;
+    const bool draining = n->draining;
+    QAction *drain = menu->addAction(draining ? tr("&Enable") : tr("&Drain"));
+    drain->setObjectName(u"drainAction"_s);
+    drain->setToolTip(draining ? tr("Send new requests to this node again")
+                               : tr("Send no new requests to this node; requests in flight finish"));
+    connect(drain, &QAction::triggered, this, [this, node, draining] { emit drainRequested(node, !draining); });
+
+    QAction *probe = menu->addAction(tr("&Probe now"));
+    probe->setObjectName(u"probeAction"_s);
+    probe->setToolTip(tr("Run the node's health checks now instead of at the next interval"));
+    connect(probe, &QAction::triggered, this, [this, node] { emit probeRequested(node); });
+    QAction *copy = menu->addAction(tr("&Copy base URL"));
+    const QString url = n->snapshot.baseUrl;
+    connect(copy, &QAction::triggered, this, [url] { QGuiApplication::clipboard()->setText(url); });
+    QAction *chat = menu->addAction(tr("Open in c&hat"));
+    chat->setObjectName(u"chatAction"_s);
+    chat->setToolTip(tr("Chat with this node's model, pinned to this node"));
+    connect(chat, &QAction::triggered, this, [this, node] { emit openInChatRequested(node); });
+    menu->setToolTipsVisible(true);
+
+    if (m_simulated.contains(node)) {
+        menu->addSeparator();
+        QMenu *faults = menu->addMenu(tr("Simulated &fault"));
+        faults->setObjectName(u"faultMenu"_s);
+        auto *group = new QActionGroup(faults);
+        const struct
+        {
+            sim::FaultMode mode;
+            const char *label;
+        } modes[] = {
+            {sim::FaultMode::Healthy, QT_TR_NOOP("Healthy (no fault)")},
+            {sim::FaultMode::Slow, QT_TR_NOOP("Slow (4\u00d7 slower)")},
+            {sim::FaultMode::Error500, QT_TR_NOOP("Answer with HTTP 500")},
+            {sim::FaultMode::DropStream, QT_TR_NOOP("Cut streams after a few tokens")},
+            {sim::FaultMode::Hang, QT_TR_NOOP("Hang (accept, never answer)")},
+            {sim::FaultMode::Refuse, QT_TR_NOOP("Refuse connections")},
+            {sim::FaultMode::EngineDead, QT_TR_NOOP("Engine dead")},
+        };
+        for (const auto &m : modes) {
+            QAction *a = faults->addAction(tr(m.label));
+            a->setCheckable(true);
+            a->setObjectName(u"fault-"_s % sim::faultModeName(m.mode));
+            a->setChecked(n->health.simulatedFault == sim::faultModeName(m.mode));
+            group->addAction(a);
+            const sim::FaultMode mode = m.mode;
+            connect(a, &QAction::triggered, this, [this, node, mode] { emit faultRequested(node, mode); });
+        }
+    }
+    return menu;
+}
+
+void NodesView::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_table->indexAt(pos);
+    if (!index.isValid())
+        return;
+    const QString node = index.data(NodesModel::NodeNameRole).toString();
+    QMenu *menu = buildContextMenu(node, this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(m_table->viewport()->mapToGlobal(pos));
+}
+
+} // namespace switchyard::ui

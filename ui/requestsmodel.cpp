@@ -1,0 +1,250 @@
+#include "requestsmodel.h"
+
+#include "nodesmodel.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QLocale>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+namespace {
+const QString Dash = u"\u2014"_s;
+
+QString tokens(const stats::RequestRecord &r)
+{
+    if (r.promptTokens < 0 && r.completionTokens < 0)
+        return Dash;
+    const QLocale l;
+    return (r.promptTokens < 0 ? Dash : l.toString(r.promptTokens)) % u" \u2192 "_s
+           % (r.completionTokens < 0 ? Dash : l.toString(r.completionTokens));
+}
+} // namespace
+
+RequestsModel::RequestsModel(QObject *parent, int capacity) : QAbstractTableModel(parent), m_capacity(qMax(1, capacity)) { }
+
+void RequestsModel::setCapacity(int capacity)
+{
+    m_capacity = qMax(1, capacity);
+    trimTo(m_capacity);
+}
+
+int RequestsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_records.size());
+}
+
+int RequestsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const stats::RequestRecord *RequestsModel::record(int row) const
+{
+    return row >= 0 && row < int(m_records.size()) ? &m_records[size_t(row)] : nullptr;
+}
+
+void RequestsModel::trimTo(int size)
+{
+    const int excess = int(m_records.size()) - size;
+    if (excess <= 0)
+        return;
+    beginRemoveRows({}, 0, excess - 1);
+    m_records.erase(m_records.begin(), m_records.begin() + excess);
+    endRemoveRows();
+}
+
+void RequestsModel::append(const QList<stats::RequestRecord> &records)
+{
+    if (records.isEmpty())
+        return;
+    const qsizetype take = qMin<qsizetype>(records.size(), m_capacity);
+    trimTo(m_capacity - int(take));
+    const int first = int(m_records.size());
+    beginInsertRows({}, first, first + int(take) - 1);
+    for (qsizetype i = records.size() - take; i < records.size(); ++i)
+        m_records.push_back(records[i]);
+    endInsertRows();
+}
+
+void RequestsModel::clear()
+{
+    if (m_records.empty())
+        return;
+    beginRemoveRows({}, 0, int(m_records.size()) - 1);
+    m_records.clear();
+    endRemoveRows();
+}
+
+QVariant RequestsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const stats::RequestRecord &r = m_records[size_t(index.row())];
+    const QLocale l;
+    const int column = index.column();
+    if (role == Qt::DisplayRole) {
+        switch (Column(column)) {
+        case Time:
+            return QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch).time().toString(u"HH:mm:ss.zzz"_s);
+        case Endpoint:
+            return QString(QString::fromLatin1(r.method) % u' ' % QString::fromLatin1(r.path)
+                           % (r.stream ? tr(" (stream)") : QString()));
+        case Model:
+            return r.model.isEmpty() ? Dash : r.model;
+        case Node:
+            return r.node.isEmpty() ? Dash : r.node;
+        case Status:
+            return r.status == 0 ? tr("none") : QString::number(r.status);
+        case Attempts:
+            return l.toString(r.attempts);
+        case Ttft:
+            return r.ttftMs < 0 ? Dash : NodesModel::formatLatency(double(r.ttftMs));
+        case Duration:
+            return NodesModel::formatLatency(double(r.durationMs));
+        case Tokens:
+            return tokens(r);
+        case Error:
+            return r.error;
+        case ColumnCount:
+            break;
+        }
+        return {};
+    }
+    switch (role) {
+    case SortRole:
+        switch (Column(column)) {
+        case Time:
+            return r.startedMsSinceEpoch;
+        case Status:
+            return r.status;
+        case Attempts:
+            return r.attempts;
+        case Ttft:
+            return r.ttftMs;
+        case Duration:
+            return r.durationMs;
+        case Tokens:
+            return r.completionTokens;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case FailedRole:
+        return isFailure(r);
+    case SearchTextRole:
+        return QString(QString::fromLatin1(r.path) % u' ' % r.model % u' ' % r.node % u' '
+                       % QString::number(r.status) % u' ' % r.error);
+    case Qt::ToolTipRole:
+        if (column == Error && !r.error.isEmpty())
+            return r.error;
+        return {};
+    case Qt::ForegroundRole:
+        if (column == Status && isFailure(r))
+            return QColor(0xc0, 0x30, 0x30);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column == Status || column == Attempts || column == Ttft || column == Duration || column == Tokens)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant RequestsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (Column(section)) {
+    case Time:
+        return tr("Time");
+    case Endpoint:
+        return tr("Request");
+    case Model:
+        return tr("Model");
+    case Node:
+        return tr("Node");
+    case Status:
+        return tr("Status");
+    case Attempts:
+        return tr("Attempts");
+    case Ttft:
+        return tr("TTFT");
+    case Duration:
+        return tr("Duration");
+    case Tokens:
+        return tr("Tokens in \u2192 out");
+    case Error:
+        return tr("Error");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QString RequestsModel::describe(const stats::RequestRecord &r)
+{
+    const QLocale l;
+    const QDateTime started = QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch);
+    auto ms = [&l](qint64 v) { return v < 0 ? Dash : tr("%1 ms").arg(l.toString(v)); };
+    QStringList lines;
+    lines << tr("Request: %1 %2").arg(QString::fromLatin1(r.method), QString::fromLatin1(r.path));
+    lines << tr("Model: %1").arg(r.model.isEmpty() ? Dash : r.model);
+    lines << tr("Streaming: %1").arg(r.stream ? tr("yes") : tr("no"));
+    lines << tr("Answered by: %1 (attempts: %2)").arg(r.node.isEmpty() ? tr("the gateway itself") : r.node).arg(r.attempts);
+    lines << tr("Status: %1").arg(r.status == 0 ? tr("none (no response was sent)") : QString::number(r.status));
+    lines << QString();
+    lines << tr("Started: %1").arg(started.toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s));
+    lines << tr("Time to first token: %1").arg(ms(r.ttftMs));
+    lines << tr("Duration: %1").arg(ms(r.durationMs));
+    lines << tr("Finished: %1").arg(started.addMSecs(r.durationMs).toString(u"HH:mm:ss.zzz"_s));
+    lines << QString();
+    lines << tr("Prompt tokens: %1").arg(r.promptTokens < 0 ? Dash : l.toString(r.promptTokens));
+    lines << tr("Completion tokens: %1").arg(r.completionTokens < 0 ? Dash : l.toString(r.completionTokens));
+    if (r.completionTokens > 0 && r.durationMs > 0 && r.ttftMs >= 0 && r.durationMs > r.ttftMs)
+        lines << tr("Generation speed: %1 tokens/s")
+                     .arg(l.toString(double(r.completionTokens) * 1000.0 / double(r.durationMs - r.ttftMs), 'f', 1));
+    if (!r.error.isEmpty()) {
+        lines << QString();
+        lines << tr("Error: %1").arg(r.error);
+    }
+    return lines.join(u'\n');
+}
+
+RequestsFilterModel::RequestsFilterModel(QObject *parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(RequestsModel::SortRole);
+    setDynamicSortFilter(true);
+}
+
+void RequestsFilterModel::setText(const QString &text)
+{
+    if (text == m_text)
+        return;
+    m_text = text;
+    invalidateFilter();
+}
+
+void RequestsFilterModel::setFailuresOnly(bool failuresOnly)
+{
+    if (failuresOnly == m_failuresOnly)
+        return;
+    m_failuresOnly = failuresOnly;
+    invalidateFilter();
+}
+
+bool RequestsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    const QModelIndex i = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (m_failuresOnly && !i.data(RequestsModel::FailedRole).toBool())
+        return false;
+    if (m_text.isEmpty())
+        return true;
+    const QString haystack = i.data(RequestsModel::SearchTextRole).toString();
+    const QStringList words = m_text.split(u' ', Qt::SkipEmptyParts);
+    return std::all_of(words.begin(), words.end(), [&](const QString &w) { return haystack.contains(w, Qt::CaseInsensitive); });
+}
+
+} // namespace switchyard::ui

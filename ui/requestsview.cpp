@@ -1,0 +1,130 @@
+#include "requestsview.h"
+
+#include "requestsmodel.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+RequestsView::RequestsView(QWidget *parent)
+    : QWidget(parent), m_model(new RequestsModel(this)), m_filter(new RequestsFilterModel(this)),
+      m_filterEdit(new QLineEdit(this)), m_failuresOnly(new QCheckBox(tr("&Failures only"), this)),
+      m_capture(new QCheckBox(tr("Capture &bodies"), this)), m_count(new QLabel(this)), m_table(new QTableView(this)),
+      m_detail(new QPlainTextEdit(this))
+{
+    m_filter->setSourceModel(m_model);
+
+    m_filterEdit->setObjectName(u"requestFilter"_s);
+    m_filterEdit->setPlaceholderText(tr("Filter by model, node, path, status or error"));
+    m_filterEdit->setClearButtonEnabled(true);
+    connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &RequestsFilterModel::setText);
+    connect(m_failuresOnly, &QCheckBox::toggled, m_filter, &RequestsFilterModel::setFailuresOnly);
+    m_capture->setEnabled(false);
+    m_capture->setToolTip(tr("Recording request and response bodies (with secrets masked) needs support in the "
+                             "gateway that is not there yet; only the request line, routing and timing are recorded."));
+    auto *clear = new QPushButton(tr("C&lear"), this);
+    connect(clear, &QPushButton::clicked, this, [this] {
+        m_model->clear();
+        m_dropped = 0;
+        updateCount();
+    });
+
+    auto *bar = new QHBoxLayout();
+    bar->addWidget(m_filterEdit, 1);
+    bar->addWidget(m_failuresOnly);
+    bar->addWidget(m_capture);
+    bar->addWidget(m_count);
+    bar->addWidget(clear);
+
+    m_table->setObjectName(u"requestsTable"_s);
+    m_table->setModel(m_filter);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RequestsModel::Time, Qt::DescendingOrder);
+    QHeaderView *h = m_table->horizontalHeader();
+    h->setSectionResizeMode(QHeaderView::Interactive);
+    h->setStretchLastSection(true);
+    const QFontMetrics fm = m_table->fontMetrics();
+    const int widths[] = {fm.horizontalAdvance(u"00:00:00.000"_s), fm.horizontalAdvance(u"POST /v1/chat/completions (stream)"_s),
+                          fm.horizontalAdvance(u"nemotron-3-super"_s), fm.horizontalAdvance(u"vllm-server2"_s),
+                          fm.horizontalAdvance(u"Status"_s), fm.horizontalAdvance(u"Attempts"_s),
+                          fm.horizontalAdvance(u"1,234 ms"_s), fm.horizontalAdvance(u"12.34 s"_s),
+                          fm.horizontalAdvance(u"Tokens in \u2192 out"_s)};
+    for (int i = 0; i < int(std::size(widths)); ++i)
+        m_table->setColumnWidth(i, widths[i] + 24);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RequestsView::updateDetail);
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &RequestsView::updateCount);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &RequestsView::updateCount);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &RequestsView::updateCount);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, &RequestsView::updateCount);
+
+    m_detail->setObjectName(u"requestDetail"_s);
+    m_detail->setReadOnly(true);
+    m_detail->setPlaceholderText(tr("Select a request to see its routing, status, timing and tokens."));
+    QFont mono(u"monospace"_s);
+    mono.setStyleHint(QFont::Monospace);
+    m_detail->setFont(mono);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({520, 200});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(splitter, 1);
+    updateCount();
+}
+
+void RequestsView::append(const QList<stats::RequestRecord> &records, qint64 dropped)
+{
+    m_dropped += dropped;
+    m_model->append(records);
+    updateCount();
+}
+
+void RequestsView::updateCount()
+{
+    const QLocale l;
+    QString text = tr("%1 of %2 shown (the last %3 are kept)")
+                       .arg(l.toString(m_filter->rowCount()), l.toString(m_model->rowCount()), l.toString(m_model->capacity()));
+    if (m_dropped > 0)
+        text += u"; "_s % tr("%1 skipped under load").arg(l.toString(m_dropped));
+    m_count->setText(text);
+}
+
+void RequestsView::updateDetail()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid()) {
+        m_detail->clear();
+        return;
+    }
+    const stats::RequestRecord *r = m_model->record(m_filter->mapToSource(current).row());
+    if (!r) {
+        m_detail->clear();
+        return;
+    }
+    m_detail->setPlainText(RequestsModel::describe(*r) % u"\n\n"_s
+                           % tr("Headers and bodies are not recorded by the gateway yet; when they are, secrets "
+                                "(Authorization, API keys) will be shown masked."));
+}
+
+} // namespace switchyard::ui

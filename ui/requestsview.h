@@ -1,0 +1,51 @@
+#pragma once
+
+// The request log: recent client requests (bounded), filterable by text and by outcome, newest first,
+// with a detail pane showing the selected request's routing, status, timing and tokens.
+
+#include "stats/requestrecord.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QTableView;
+
+namespace switchyard::ui {
+
+class RequestsModel;
+class RequestsFilterModel;
+
+class RequestsView final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RequestsView)
+
+public:
+    explicit RequestsView(QWidget *parent = nullptr);
+
+    RequestsModel *model() const { return m_model; }
+    RequestsFilterModel *filter() const { return m_filter; }
+    QTableView *table() const { return m_table; }
+    QPlainTextEdit *detail() const { return m_detail; }
+
+    void append(const QList<stats::RequestRecord> &records, qint64 dropped = 0);
+
+private:
+    void updateDetail();
+    void updateCount();
+
+    RequestsModel *m_model;
+    RequestsFilterModel *m_filter;
+    QLineEdit *m_filterEdit;
+    QCheckBox *m_failuresOnly;
+    QCheckBox *m_capture;
+    QLabel *m_count;
+    QTableView *m_table;
+    QPlainTextEdit *m_detail;
+    qint64 m_dropped = 0;
+};
+
+} // namespace switchyard::ui
