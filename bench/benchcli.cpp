@@ -278,13 +278,13 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
         results = r;
         loop.quit();
     });
+    if (!quiet && !plan.targets.isEmpty()) {
+        std::fprintf(stderr, "measuring %lld target(s), %d requests\n", static_cast<long long>(plan.targets.size()),
+                     plan.totalRequests());
+    }
     if (!runner.start(plan)) {
         err(runner.lastError());
         return 2;
-    }
-    if (!quiet) {
-        std::fprintf(stderr, "measuring %lld target(s), %d requests\n", static_cast<long long>(plan.targets.size()),
-                     plan.totalRequests());
     }
     loop.exec();
     if (gateway)

@@ -272,7 +272,7 @@ QStringList csvColumns()
             u"p50_latency_ms"_s,  u"p95_latency_ms"_s,  u"p99_latency_ms"_s,  u"min_latency_ms"_s,
             u"max_latency_ms"_s,  u"avg_ttft_ms"_s,     u"p95_ttft_ms"_s,     u"tokens_per_s"_s,
             u"decode_tokens_per_s"_s, u"total_time_ms"_s, u"completion_tokens"_s, u"effective_tokens_per_s"_s,
-            u"usage_reported"_s};
+            u"usage_reported"_s, u"failures"_s};
 }
 
 namespace {
@@ -313,23 +313,28 @@ QByteArray formatCsv(const QList<BenchmarkResults> &runs)
             const QStringList who{run.id, started, t.target.label, t.target.baseUrl, t.resolvedModel};
             for (const SingleResult &s : t.singles) {
                 const double rate = s.requests > 0 ? double(s.succeeded) / s.requests : 0;
+                // No successful request: no latency to report — empty, not a misleading 0.
+                const bool any = s.succeeded > 0;
+                auto v = [any](double x, int decimals = 1) { return any ? num(x, decimals) : QString(); };
                 row(who + QStringList{u"single"_s, QString::number(s.maxTokens), u"1"_s, QString::number(s.requests),
-                                      QString::number(s.succeeded), num(rate, 3), num(s.latency.mean),
-                                      num(s.latency.p50), num(s.latency.p95), num(s.latency.p99), num(s.latency.min),
-                                      num(s.latency.max), num(s.ttft.mean), num(s.ttft.p95), num(s.tokensPerSecond, 2),
-                                      num(s.decodeTokensPerSecond, 2), QString(),
+                                      QString::number(s.succeeded), num(rate, 3), v(s.latency.mean),
+                                      v(s.latency.p50), v(s.latency.p95), v(s.latency.p99), v(s.latency.min),
+                                      v(s.latency.max), v(s.ttft.mean), v(s.ttft.p95), v(s.tokensPerSecond, 2),
+                                      v(s.decodeTokensPerSecond, 2), QString(),
                                       QString::number(qint64(s.meanCompletionTokens * s.succeeded + 0.5)), QString(),
-                                      s.usageReported ? u"true"_s : u"false"_s});
+                                      s.usageReported ? u"true"_s : u"false"_s, failureLines(s.samples)});
             }
             auto round = [&](const QString &test, const ConcurrencyResult &c) {
                 const double rate = c.requests > 0 ? double(c.succeeded) / c.requests : 0;
+                const bool any = c.succeeded > 0;
+                auto v = [any](double x, int decimals = 1) { return any ? num(x, decimals) : QString(); };
                 row(who + QStringList{test, QString::number(c.maxTokens), QString::number(c.concurrency),
                                       QString::number(c.requests), QString::number(c.succeeded), num(rate, 3),
-                                      num(c.latency.mean), num(c.latency.p50), num(c.latency.p95), num(c.latency.p99),
-                                      num(c.latency.min), num(c.latency.max), num(c.ttft.mean), num(c.ttft.p95),
-                                      num(c.perRequestTokensPerSecond, 2), QString(), num(c.wallMs),
+                                      v(c.latency.mean), v(c.latency.p50), v(c.latency.p95), v(c.latency.p99),
+                                      v(c.latency.min), v(c.latency.max), v(c.ttft.mean), v(c.ttft.p95),
+                                      v(c.perRequestTokensPerSecond, 2), QString(), num(c.wallMs),
                                       QString::number(c.completionTokens), num(c.effectiveTokensPerSecond, 2),
-                                      c.usageReported ? u"true"_s : u"false"_s});
+                                      c.usageReported ? u"true"_s : u"false"_s, failureLines(c.samples)});
             };
             if (t.concurrency)
                 round(u"concurrency"_s, *t.concurrency);

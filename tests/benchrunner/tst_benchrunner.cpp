@@ -321,6 +321,10 @@ private slots:
         QVERIFY(md.contains(u"3/3 ✅"_s));
         QVERIFY(md.contains(u"## Failures and notes"_s));
         QVERIFY(md.contains(u"HTTP 500"_s));
+        // CSV: the reasons are there too, and a test without a success reports no latency rather than 0.
+        const QList<QByteArray> rows = formatCsv(*r).split('\n');
+        const QByteArray failingRow = rows[1 + 2]; // header, healthy single + concurrency, then "broken"
+        QVERIFY2(failingRow.contains(",single,40,1,2,0,0.000,,,,,,,,,,,,0,,true,2 × HTTP 500"), failingRow.constData());
     }
 
     void timeoutIsAFailure()
