@@ -16,7 +16,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QLabel>
 #include <QLineSeries>
+#include <QTabWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -300,6 +302,18 @@ private slots:
         QVERIFY(m_window->chatConsole());
         QTRY_COMPARE(m_window->chatConsole()->currentModel(), u"vllm-server2/nemotron-3-super"_s);
         QVERIFY(m_window->benchmarkView());
+    }
+
+    void replaceViewPutsAnotherViewInPlace()
+    {
+        m_window->showView(MainWindow::View::Config);
+        auto *editor = new QLabel(u"config editor"_s);
+        m_window->replaceView(MainWindow::View::Config, editor);
+        QCOMPARE(m_window->currentView(), MainWindow::View::Config);
+        QVERIFY(editor->isVisible());
+        QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 6);
+        // The rest of the window carries on (applying a config updated the old placeholder before).
+        m_window->applyConfig(m_config, u"demo"_s);
     }
 
     void listenChangeThatFailsKeepsTheOldAddress()
