@@ -256,7 +256,6 @@ GatewaySnapshot Gateway::snapshot() const
     s.ttft = m_stats->ttft.snapshot();
     s.latency = m_stats->latency.snapshot();
     const qint64 now = QDeadlineTimer::current().deadline();
-    const QList<stats::NodeCountersSnapshot> counters = m_stats->nodeSnapshots();
     for (const routing::Node &n : m_table->nodes()) {
         NodeSnapshot ns;
         ns.name = n.name;
@@ -270,10 +269,7 @@ GatewaySnapshot Gateway::snapshot() const
                     ns.models.append(m);
             }
         }
-        for (const stats::NodeCountersSnapshot &c : counters) {
-            if (c.name == n.name)
-                ns.counters = c;
-        }
+        ns.counters = stats::snapshotOf(n.name, n.runtime->counters); // the table's node holds its runtime
         const health::NodeHealth &h = n.runtime->health;
         ns.state = h.state(now);
         ns.stateReason = h.reason(now);

@@ -6,10 +6,8 @@ std::shared_ptr<NodeRuntime> GatewayStats::nodeRuntime(const QString &name)
 {
     QMutexLocker lock(&m_mutex);
     auto &slot = m_nodes[name];
-    if (!slot) {
+    if (!slot)
         slot = std::make_shared<NodeRuntime>();
-        m_nodeOrder.append(name);
-    }
     return slot;
 }
 
@@ -21,16 +19,10 @@ void GatewayStats::recordRequest(const RequestRecord &record)
         m_recent.pop_front();
 }
 
-QList<NodeCountersSnapshot> GatewayStats::nodeSnapshots() const
+NodeCountersSnapshot snapshotOf(const QString &name, const NodeCounters &c)
 {
-    QMutexLocker lock(&m_mutex);
-    QList<NodeCountersSnapshot> out;
-    for (const QString &name : m_nodeOrder) {
-        const NodeCounters &c = m_nodes.value(name)->counters;
-        out.append({name, c.requests.load(), c.successes.load(), c.failures.load(), c.inFlight.load(),
-                    c.promptTokens.load(), c.completionTokens.load(), c.latencyMsSum.load()});
-    }
-    return out;
+    return {name, c.requests.load(), c.successes.load(), c.failures.load(), c.inFlight.load(),
+            c.promptTokens.load(), c.completionTokens.load(), c.latencyMsSum.load()};
 }
 
 QList<RequestRecord> GatewayStats::recentRequests(int max) const

@@ -45,6 +45,8 @@ struct NodeCountersSnapshot
     qint64 latencyMsSum = 0;
 };
 
+NodeCountersSnapshot snapshotOf(const QString &name, const NodeCounters &c);
+
 class GatewayStats final
 {
     Q_DISABLE_COPY_MOVE(GatewayStats)
@@ -66,14 +68,12 @@ public:
     Histogram ttft;    // gateway-wide, requests answered 2xx
     Histogram latency;
 
-    QList<NodeCountersSnapshot> nodeSnapshots() const;
     // Up to max most recent records, oldest first.
     QList<RequestRecord> recentRequests(int max = RecentRequestsCapacity) const;
 
 private:
     mutable QMutex m_mutex;
     QHash<QString, std::shared_ptr<NodeRuntime>> m_nodes;
-    QStringList m_nodeOrder;
     std::deque<RequestRecord> m_recent;
 };
 
