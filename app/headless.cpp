@@ -1,5 +1,6 @@
 #include "headless.h"
 
+#include "config/configfile.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
@@ -125,11 +126,41 @@ int runHeadless(const Options &options)
             logLine(u"demo node "_s % n->options().name % u" at "_s % n->baseUrl());
     }
 
+    // PUT /api/config: the file is the truth, so a config sent over the API is saved first (atomic,
+    // previous version kept as .bak), then applied. Without a file (--demo) it is applied in memory.
+    QByteArray lastAppliedText;
+    gateway.setConfigUpdateHandler([&](const config::GatewayConfig &parsed, const QByteArray &text) {
+        Gateway::ConfigUpdate update;
+        if (!options.configPath.isEmpty()) {
+            const auto saved = config::saveConfigFile(options.configPath, text);
+            if (!saved) {
+                update.error = saved.error();
+                logLine(u"config from the API not applied: "_s % update.error);
+                return update;
+            }
+            update.savedTo = saved->path;
+            lastAppliedText = text;
+        }
+        config::GatewayConfig next = parsed;
+        applyListenOverride(next, options.listen);
+        update.result = gateway.applyConfig(next);
+        logLine(u"config applied from the API: "_s % update.result.changes.summary()
+                % (update.savedTo.isEmpty() ? QString() : u"; saved to "_s % update.savedTo));
+        if (!update.result.listenError.isEmpty())
+            logLine(u"  "_s % update.result.listenError % u"; still listening on "_s % gateway.listenUrl());
+        return update;
+    });
+
     // Reload: on SIGHUP and when the file changes. An invalid file is reported and the running
     // config stays.
-    auto reload = [&gateway, &options](const QString &why) {
+    auto reload = [&gateway, &options, &lastAppliedText](const QString &why) {
         if (options.configPath.isEmpty())
             return;
+        if (QFile f(options.configPath); f.open(QIODevice::ReadOnly) && !lastAppliedText.isEmpty()
+                                          && f.readAll() == lastAppliedText) {
+            return; // our own save of a config that came over the API: already running
+        }
+        lastAppliedText.clear();
         auto parsed = config::loadConfigFile(options.configPath);
         if (!parsed) {
             logLine(u"config reload ("_s % why % u") rejected; the running config stays:"_s);

@@ -2,11 +2,14 @@
 
 #include "health/healthprober.h"
 #include "server/listener.h"
+#include "proxy/configupdateexchange.h"
 #include "server/worker.h"
 
 #include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QThread>
+#include <QDateTime>
+#include <QPromise>
 #include <QTimer>
 
 using namespace Qt::Literals::StringLiterals;
@@ -23,6 +26,11 @@ Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<st
     m_prober->moveToThread(m_healthThread);
     m_healthThread->start();
     applyConfig(m_config);
+    // The last hour, second by second (stats/secondshistory.h); cheap enough to run always.
+    m_historyTimer = new QTimer(this);
+    m_historyTimer->setInterval(1000);
+    connect(m_historyTimer, &QTimer::timeout, this, &Gateway::sampleHistory);
+    m_historyTimer->start();
 }
 
 Gateway::~Gateway()
@@ -68,6 +76,9 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     policy.consecutiveFailures = m_config.settings.ejectionConsecutiveFailures;
     policy.cooldownInitialMs = m_config.settings.ejectionCooldownMs;
     policy.cooldownMaxMs = std::max(m_config.settings.ejectionCooldownMs, m_config.settings.ejectionCooldownMaxMs);
+    policy.errorRate = m_config.settings.ejectionErrorRate;
+    policy.errorRateMinRequests = m_config.settings.ejectionErrorRateMinRequests;
+    policy.errorRateWindowMs = m_config.settings.ejectionErrorRateWindowMs;
     for (const routing::Node &n : m_table->nodes())
         n.runtime->health.setPolicy(policy);
     for (server::Worker *w : m_workers) {
@@ -75,6 +86,7 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     }
     health::HealthProber *p = m_prober;
     QMetaObject::invokeMethod(p, [p, table = m_table] { p->setTable(table); }, Qt::QueuedConnection);
+    sampleHistory(); // a node just added starts its history from now, not from the next tick
     return result;
 }
 
@@ -105,6 +117,9 @@ Expected<QString, QString> Gateway::start()
         auto *thread = new QThread();
         thread->setObjectName(u"switchyard-worker-"_s % QString::number(i));
         auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
+        worker->setConfigUpdater([this](config::GatewayConfig parsed, QByteArray text) {
+            return updateConfigFromApi(std::move(parsed), std::move(text));
+        });
         worker->moveToThread(thread);
         thread->start();
         m_workerThreads.push_back(thread);
@@ -281,6 +296,69 @@ GatewaySnapshot Gateway::snapshot() const
         s.nodes.append(ns);
     }
     return s;
+}
+
+QFuture<proxy::LocalResponse> Gateway::updateConfigFromApi(config::GatewayConfig parsed, QByteArray text)
+{
+    // The promise travels with the queued call: if this object is gone before it runs, the call is
+    // dropped with it, the promise ends without a result, and the worker answers 503.
+    auto promise = std::make_shared<QPromise<proxy::LocalResponse>>();
+    promise->start();
+    QFuture<proxy::LocalResponse> future = promise->future();
+    QMetaObject::invokeMethod(
+        this,
+        [this, promise, parsed = std::move(parsed), text = std::move(text)] {
+            ConfigUpdate update;
+            if (m_configUpdateHandler) {
+                update = m_configUpdateHandler(parsed, text);
+            } else {
+                update.result = applyConfig(parsed);
+            }
+            if (!update.error.isEmpty()) {
+                promise->addResult(proxy::errorResponse(500, update.error, "config_not_applied"));
+            } else {
+                promise->addResult(proxy::configAppliedResponse(update.result.changes, m_generation,
+                                                                update.result.listenError, update.savedTo));
+                emit configUpdatedOverApi(update.result.changes.isEmpty() ? tr("no changes")
+                                                                          : update.result.changes.summary(),
+                                          update.savedTo);
+            }
+            promise->finish();
+        },
+        Qt::QueuedConnection);
+    return future;
+}
+
+void Gateway::sampleHistory()
+{
+    QHash<QString, stats::CumulativeSample> series;
+    stats::CumulativeSample all;
+    all.requests = m_stats->requestsTotal.load();
+    all.errors = m_stats->errorsTotal.load();
+    all.inFlight = m_stats->inFlight.load();
+    all.ttft = m_stats->ttft.snapshot();
+    all.latency = m_stats->latency.snapshot();
+    for (const routing::Node &n : m_table->nodes()) {
+        const stats::NodeCounters &c = n.runtime->counters;
+        stats::CumulativeSample s;
+        s.requests = c.requests.load();
+        s.errors = c.failures.load();
+        s.promptTokens = c.promptTokens.load();
+        s.completionTokens = c.completionTokens.load();
+        s.inFlight = c.inFlight.load();
+        s.ttft = n.runtime->ttft.snapshot();
+        s.latency = n.runtime->latency.snapshot();
+        all.promptTokens += s.promptTokens;
+        all.completionTokens += s.completionTokens;
+        series.insert(n.name, s);
+    }
+    series.insert(stats::SecondsHistory::GatewaySeries, all);
+    m_stats->history.record(QDateTime::currentSecsSinceEpoch(), series);
+}
+
+QList<stats::SecondSample> Gateway::history(const QString &series, int seconds) const
+{
+    return m_stats->history.last(series, seconds);
 }
 
 QList<stats::RequestRecord> Gateway::recentRequests(int max) const

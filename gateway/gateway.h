@@ -8,9 +8,11 @@
 #include "config/config.h"
 #include "config/configdiff.h"
 #include "health/nodehealth.h"
+#include "proxy/localresponse.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 
+#include <QFuture>
 #include <QObject>
 #include <QString>
 #include <functional>
@@ -78,6 +80,18 @@ public:
     ApplyResult applyConfig(const config::GatewayConfig &config);
     const config::GatewayConfig &config() const { return m_config; }
 
+    // PUT /api/config: applies a config that arrived over the API (already validated) on this
+    // object's thread. The default applies it as is; the app installs one that saves the file first,
+    // so the file stays the truth. `error` set = nothing was applied (e.g. the file could not be saved).
+    struct ConfigUpdate
+    {
+        ApplyResult result;
+        QString savedTo;
+        QString error;
+    };
+    using ConfigUpdateHandler = std::function<ConfigUpdate(const config::GatewayConfig &parsed, const QByteArray &text)>;
+    void setConfigUpdateHandler(ConfigUpdateHandler handler) { m_configUpdateHandler = std::move(handler); }
+
     // Called on worker threads for every finished request; set before start().
     void setRequestLogger(std::function<void(const stats::RequestRecord &)> logger);
 
@@ -102,10 +116,15 @@ public:
     // Runs the node's active checks now instead of at the next interval.
     void probeNow(const QString &node);
     QList<stats::RequestRecord> recentRequests(int max = stats::GatewayStats::RecentRequestsCapacity) const;
+    // Per-second samples of the last hour, oldest first; series: a node's name or
+    // stats::SecondsHistory::GatewaySeries.
+    QList<stats::SecondSample> history(const QString &series, int seconds) const;
 
 signals:
     void runningChanged(bool running);
     void stopped();
+    // A config arrived over PUT /api/config and was applied (summary: what changed, in words).
+    void configUpdatedOverApi(const QString &summary, const QString &savedTo);
 
 private:
     void finishStop();
@@ -113,17 +132,22 @@ private:
     server::Listener *listenOn(const config::GatewaySettings &settings, QString *error, quint16 *port,
                                QString *url);
     int openConnections() const;
+    void sampleHistory();
+    // Any thread: hands a validated config to this object's thread (PUT /api/config).
+    QFuture<proxy::LocalResponse> updateConfigFromApi(config::GatewayConfig parsed, QByteArray text);
 
     config::GatewayConfig m_config;
     std::shared_ptr<const routing::RoutingTable> m_table;
     std::unique_ptr<stats::GatewayStats> m_stats;
     std::function<void(const stats::RequestRecord &)> m_logger;
+    ConfigUpdateHandler m_configUpdateHandler;
 
     std::vector<QThread *> m_workerThreads;
     std::vector<server::Worker *> m_workers;
     QThread *m_acceptThread = nullptr;
     server::Listener *m_listener = nullptr;
     QTimer *m_drainTimer = nullptr;
+    QTimer *m_historyTimer = nullptr;
     QThread *m_healthThread = nullptr;
     health::HealthProber *m_prober = nullptr;
     qint64 m_drainDeadlineMs = 0;

@@ -87,6 +87,9 @@ struct GatewaySettings
     int ejectionConsecutiveFailures = 3; // failed attempts in a row that eject a node
     int ejectionCooldownMs = 5000;       // first ejection; doubles on each failed trial…
     int ejectionCooldownMaxMs = 60000;   // …up to this
+    double ejectionErrorRate = 0.5;      // share of failed attempts in the window that ejects; 0 = off
+    int ejectionErrorRateMinRequests = 10;
+    int ejectionErrorRateWindowMs = 10000;
     RoutingStrategy defaultStrategy = RoutingStrategy::WeightedRoundRobin;
     QMap<QString, RoutingStrategy> strategyByModel;
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>

@@ -51,6 +51,8 @@ bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
            && a.drainTimeoutMs == b.drainTimeoutMs && a.healthCheckIntervalMs == b.healthCheckIntervalMs
            && a.ejectionConsecutiveFailures == b.ejectionConsecutiveFailures
            && a.ejectionCooldownMs == b.ejectionCooldownMs && a.ejectionCooldownMaxMs == b.ejectionCooldownMaxMs
+           && a.ejectionErrorRate == b.ejectionErrorRate && a.ejectionErrorRateMinRequests == b.ejectionErrorRateMinRequests
+           && a.ejectionErrorRateWindowMs == b.ejectionErrorRateWindowMs
            && a.defaultStrategy == b.defaultStrategy && a.strategyByModel == b.strategyByModel
            && a.apiKeys == b.apiKeys;
 }

@@ -302,6 +302,9 @@ const QStringList &settingsFields()
                                        u"ejection_consecutive_failures"_s,
                                        u"ejection_cooldown_ms"_s,
                                        u"ejection_cooldown_max_ms"_s,
+                                       u"ejection_error_rate"_s,
+                                       u"ejection_error_rate_min_requests"_s,
+                                       u"ejection_error_rate_window_ms"_s,
                                        u"routing"_s,
                                        u"api_keys"_s};
     return fields;
@@ -797,6 +800,16 @@ private:
         readInt(v, path, "ejection_consecutive_failures", 1, 1000, s.ejectionConsecutiveFailures);
         readInt(v, path, "ejection_cooldown_ms", 1, kDayMs, s.ejectionCooldownMs);
         readInt(v, path, "ejection_cooldown_max_ms", 1, kDayMs, s.ejectionCooldownMaxMs);
+        if (const Json *rate = get(v, path, "ejection_error_rate", Kind::Number)) {
+            const double r = rate->get<double>();
+            if (r >= 0.0 && r <= 1.0)
+                s.ejectionErrorRate = r;
+            else
+                fail(memberPath(path, "ejection_error_rate"),
+                     u"must be between 0 (off) and 1, a share of failed requests (got "_s + fromStd(rate->dump()) + u")"_s);
+        }
+        readInt(v, path, "ejection_error_rate_min_requests", 1, 1'000'000, s.ejectionErrorRateMinRequests);
+        readInt(v, path, "ejection_error_rate_window_ms", 1000, 60000, s.ejectionErrorRateWindowMs);
 
         const QString routingPath = memberPath(path, "routing");
         if (const Json *routing = get(v, path, "routing", Kind::Object)) {

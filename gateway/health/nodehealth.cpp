@@ -40,9 +40,10 @@ bool NodeHealth::isAvailable(qint64 nowMs) const
     return until == 0 || (nowMs >= until && !m_trialInFlight.load());
 }
 
-void NodeHealth::attemptSucceeded()
+void NodeHealth::attemptSucceeded(qint64 nowMs)
 {
     m_sawTraffic.store(true, std::memory_order_relaxed);
+    countAttempt(nowMs, false);
     m_consecutiveFailures.store(0, std::memory_order_relaxed);
     if (m_ejectedUntilMs.load(std::memory_order_relaxed) != 0) {
         m_ejectedUntilMs.store(0);
@@ -62,9 +63,59 @@ void NodeHealth::attemptFailed(qint64 nowMs, const QString &why)
             eject(nowMs, u"trial request failed: "_s % why);
         return;
     }
+    countAttempt(nowMs, true);
     const int n = m_consecutiveFailures.fetch_add(1) + 1;
-    if (n >= m_consecutiveLimit.load(std::memory_order_relaxed))
+    if (n >= m_consecutiveLimit.load(std::memory_order_relaxed)) {
         eject(nowMs, QString::number(n) % u" consecutive failures, last: "_s % why);
+        return;
+    }
+    const int permille = m_errorRatePermille.load(std::memory_order_relaxed);
+    if (permille <= 0)
+        return;
+    const WindowCounts w = windowCounts(nowMs);
+    if (w.attempts >= std::max(1, m_errorRateMinRequests.load(std::memory_order_relaxed))
+        && qint64(w.failures) * 1000 >= qint64(w.attempts) * permille) {
+        eject(nowMs, QString::number(w.failures * 100 / w.attempts) % u"% of "_s % QString::number(w.attempts)
+                         % u" requests failed in the last "_s % QString::number(m_errorRateWindowS.load())
+                         % u" s, last: "_s % why);
+    }
+}
+
+void NodeHealth::countAttempt(qint64 nowMs, bool failed)
+{
+    const qint64 second = nowMs / 1000;
+    SecondSlot &slot = m_window[second % MaxRateWindowSeconds];
+    qint64 tag = slot.second.load(std::memory_order_acquire);
+    if (tag != second && slot.second.compare_exchange_strong(tag, second, std::memory_order_acq_rel)) {
+        slot.attempts.store(0, std::memory_order_relaxed);
+        slot.failures.store(0, std::memory_order_relaxed);
+    }
+    slot.attempts.fetch_add(1, std::memory_order_relaxed);
+    if (failed)
+        slot.failures.fetch_add(1, std::memory_order_relaxed);
+}
+
+NodeHealth::WindowCounts NodeHealth::windowCounts(qint64 nowMs) const
+{
+    const qint64 second = nowMs / 1000;
+    const int span = m_errorRateWindowS.load(std::memory_order_relaxed);
+    WindowCounts w;
+    for (const SecondSlot &slot : m_window) {
+        const qint64 tag = slot.second.load(std::memory_order_acquire);
+        if (tag > second - span && tag <= second) {
+            w.attempts += slot.attempts.load(std::memory_order_relaxed);
+            w.failures += slot.failures.load(std::memory_order_relaxed);
+        }
+    }
+    return w;
+}
+
+void NodeHealth::clearWindow()
+{
+    // After an ejection the node starts with a clean slate: the failures that ejected it must not
+    // eject it again right after its trial succeeds.
+    for (SecondSlot &slot : m_window)
+        slot.second.store(-1, std::memory_order_release);
 }
 
 void NodeHealth::attemptAbandoned(bool wasTrial)
@@ -79,6 +130,7 @@ void NodeHealth::eject(qint64 nowMs, const QString &why)
     cooldown = cooldown == 0 ? m_cooldownInitialMs.load() : std::min(cooldown * 2, m_cooldownMaxMs.load());
     m_cooldownMs.store(cooldown);
     m_consecutiveFailures.store(0);
+    clearWindow();
     m_ejectedUntilMs.store(nowMs + cooldown, std::memory_order_release);
     QMutexLocker lock(&m_reasonMutex);
     m_ejectReason = why;

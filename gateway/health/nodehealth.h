@@ -6,7 +6,9 @@
 // snapshots a few times a second.
 //
 // Passive ejection (Envoy's outlier detection, simplified): `consecutiveFailures` failed attempts in a
-// row eject the node for a cooldown that starts at 5 s and doubles up to 60 s. After the cooldown one
+// row, or an error rate of at least `errorRate` over the last `errorRateWindowMs` (once that window
+// holds `errorRateMinRequests` attempts), eject the node for a cooldown that starts at 5 s and doubles
+// up to 60 s. The rate catches a node that fails every other request, which never fails 3 in a row. After the cooldown one
 // trial request is let through: success readmits the node, failure ejects it again for twice as long.
 // A successful active probe after the cooldown readmits it as well. Times are passed in by the caller
 // (milliseconds of a monotonic clock), so tests drive them directly.
@@ -14,6 +16,7 @@
 #include <QMutex>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <atomic>
 #include <limits>
 
@@ -27,6 +30,9 @@ struct HealthPolicy
     int consecutiveFailures = 3;
     int cooldownInitialMs = 5000;
     int cooldownMaxMs = 60000;
+    double errorRate = 0.5;          // 0 disables rate ejection
+    int errorRateMinRequests = 10;   // no verdict on fewer attempts than this in the window
+    int errorRateWindowMs = 10000;   // 1 s … MaxRateWindowSeconds s
     int queueWaitingDegradedAt = 8;  // vllm:num_requests_waiting at or above this: Degraded
     double kvCacheDegradedAt = 0.95; // vllm:kv_cache_usage_perc at or above this: Degraded
 };
@@ -65,13 +71,25 @@ public:
         m_consecutiveLimit.store(policy.consecutiveFailures);
         m_cooldownInitialMs.store(policy.cooldownInitialMs);
         m_cooldownMaxMs.store(policy.cooldownMaxMs);
+        m_errorRatePermille.store(int(policy.errorRate * 1000 + 0.5));
+        m_errorRateMinRequests.store(policy.errorRateMinRequests);
+        m_errorRateWindowS.store(std::clamp((policy.errorRateWindowMs + 999) / 1000, 1, MaxRateWindowSeconds));
     }
+
+    static constexpr int MaxRateWindowSeconds = 60;
+    // Attempts and failures in the rate window (for /api/status and tests).
+    struct WindowCounts
+    {
+        int attempts = 0;
+        int failures = 0;
+    };
+    WindowCounts windowCounts(qint64 nowMs) const;
 
     // Request path. May this node take a new request now? Claims the one trial after a cooldown.
     Admission admit(qint64 nowMs);
     // Without claiming anything: could it take traffic (or a trial) now? For the all-down check.
     bool isAvailable(qint64 nowMs) const;
-    void attemptSucceeded();
+    void attemptSucceeded(qint64 nowMs);
     void attemptFailed(qint64 nowMs, const QString &why);
     // An admitted attempt ended without a verdict (client gone): frees the trial slot.
     void attemptAbandoned(bool wasTrial);
@@ -98,6 +116,22 @@ public:
 
 private:
     void eject(qint64 nowMs, const QString &why);
+    void countAttempt(qint64 nowMs, bool failed);
+    void clearWindow();
+
+    // One slot per second of a ring of the last MaxRateWindowSeconds seconds. A slot whose second tag
+    // is stale is reset by whoever claims it first; a count racing with that reset may be lost, which
+    // only makes the rate approximate (as Envoy's is), never wrong by more than a request or two.
+    struct SecondSlot
+    {
+        std::atomic<qint64> second{-1};
+        std::atomic<int> attempts{0};
+        std::atomic<int> failures{0};
+    };
+    SecondSlot m_window[MaxRateWindowSeconds];
+    std::atomic<int> m_errorRatePermille{500};
+    std::atomic<int> m_errorRateMinRequests{10};
+    std::atomic<int> m_errorRateWindowS{10};
 
     std::atomic<int> m_consecutiveLimit{HealthPolicy().consecutiveFailures};
     std::atomic<int> m_cooldownInitialMs{HealthPolicy().cooldownInitialMs};

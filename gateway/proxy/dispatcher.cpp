@@ -1,6 +1,7 @@
 #include "dispatcher.h"
 
 #include "http/jsonbodyscanner.h"
+#include "proxy/configupdateexchange.h"
 #include "proxy/openaierror.h"
 #include "proxy/statusapi.h"
 
@@ -104,9 +105,16 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
             d.local = metricsResponse(table, *context.stats);
         else if (path == "/api/status" && get && context.stats)
             d.local = statusResponse(table, *context.stats);
+        else if (path == "/api/history" && get && context.stats)
+            d.local = historyResponse(*context.stats, request.target);
+        else if (path == "/api/requests" && get && context.stats)
+            d.local = requestsResponse(*context.stats, request.target);
+        else if (path == "/api/config" && request.method == "PUT")
+            d.exchange = std::make_unique<ConfigUpdateExchange>(context.updateConfig, request.body, sink);
         else if (path.startsWith("/api/nodes/") && request.method == "POST")
             d.local = nodeActionResponse(table, path);
-        else if (path == "/metrics" || path == "/api/status" || path.startsWith("/api/nodes/"))
+        else if (path == "/metrics" || path == "/api/status" || path == "/api/history" || path == "/api/requests"
+                 || path == "/api/config" || path.startsWith("/api/nodes/"))
             d.local = errorResponse(405, u"Method not allowed here"_s, "method_not_allowed");
         else
             d.local = errorResponse(404, u"Unknown path "_s % QString::fromLatin1(path), "not_found");

@@ -4,23 +4,17 @@
 // or start a ProxyExchange. Pure request → decision logic, no sockets, so it is easy to test.
 
 #include "http/httptypes.h"
+#include "proxy/localresponse.h"
 #include "proxy/proxyexchange.h"
 
 #include <memory>
 
 namespace switchyard::proxy {
 
-struct LocalResponse
-{
-    int status = 200;
-    QByteArray headerLines; // "Name: value\r\n"…
-    QByteArray body;
-};
-
 struct Dispatch
 {
     std::optional<LocalResponse> local;       // answer this, or
-    std::unique_ptr<ProxyExchange> exchange;  // run this
+    std::unique_ptr<Exchange> exchange;       // run this
 };
 
 Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);

@@ -32,7 +32,7 @@ qint64 monotonicMs()
 
 ProxyExchange::ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath, http::BodyTemplate body,
                              std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent)
-    : QObject(parent), m_ctx(std::move(context)), m_sink(sink), m_upstreamPath(std::move(upstreamPath)),
+    : Exchange(parent), m_ctx(std::move(context)), m_sink(sink), m_upstreamPath(std::move(upstreamPath)),
       m_body(std::move(body)), m_targets(std::move(targets)), m_stream(stream), m_record(std::move(record))
 {
     m_clock.start();
@@ -225,7 +225,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_phase = Phase::Streaming;
     m_record.status = status;
     m_node->runtime->counters.successes.fetch_add(1, std::memory_order_relaxed);
-    m_node->runtime->health.attemptSucceeded(); // any real answer, 4xx included, shows the node works
+    m_node->runtime->health.attemptSucceeded(monotonicMs()); // any real answer, 4xx included, shows the node works
     m_trial = false;
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");

@@ -11,6 +11,8 @@
 
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
+#include "proxy/exchange.h"
+#include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
 #include "routing/routingtable.h"
 #include "stats/requestrecord.h"
@@ -41,9 +43,11 @@ struct ExchangeContext
     upstream::UpstreamPool *pool = nullptr;
     const stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> onFinished;
+    // PUT /api/config hands a validated config to the gateway's thread through this (may be empty).
+    ConfigUpdater updateConfig;
 };
 
-class ProxyExchange final : public QObject, private upstream::UpstreamListener
+class ProxyExchange final : public Exchange, private upstream::UpstreamListener
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ProxyExchange)
@@ -53,11 +57,11 @@ public:
                   std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent = nullptr);
     ~ProxyExchange() override;
 
-    void start();
+    void start() override;
     // The client disconnected: stop everything now, including retries and backoff waits.
-    void clientGone();
+    void clientGone() override;
     // The client's socket took some output; continue reading the node if we had paused.
-    void outputDrained();
+    void outputDrained() override;
 
 private:
     // UpstreamListener

@@ -8,7 +8,7 @@
 
 namespace switchyard::proxy {
 
-class ProxyExchange;
+class Exchange;
 
 class ResponseSink
 {
@@ -23,7 +23,7 @@ public:
     // Bytes written to the client but not yet taken by the kernel: back-pressure.
     virtual qint64 outputBacklog() const = 0;
     // The exchange is over (after end/abort, or after the client went away); the sink may delete it.
-    virtual void exchangeFinished(ProxyExchange *exchange) = 0;
+    virtual void exchangeFinished(Exchange *exchange) = 0;
 };
 
 } // namespace switchyard::proxy

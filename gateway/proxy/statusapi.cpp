@@ -1,6 +1,7 @@
 #include "statusapi.h"
 
 #include <QDeadlineTimer>
+#include <QUrlQuery>
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -189,6 +190,83 @@ LocalResponse statusResponse(const routing::RoutingTable &table, const stats::Ga
                         {"latency_ms", percentiles(stats.latency.snapshot())}}},
                       {"config_generation", table.generation()},
                       {"nodes", nodes}});
+}
+
+namespace {
+
+int queryInt(const QUrlQuery &q, const QString &key, int fallback, int min, int max)
+{
+    bool ok = false;
+    const int v = q.queryItemValue(key).toInt(&ok);
+    return ok ? std::clamp(v, min, max) : fallback;
+}
+
+QUrlQuery queryOf(QByteArrayView target)
+{
+    const qsizetype q = target.indexOf('?');
+    return q < 0 ? QUrlQuery() : QUrlQuery(QString::fromUtf8(target.sliced(q + 1)));
+}
+
+} // namespace
+
+LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView target)
+{
+    const QUrlQuery query = queryOf(target);
+    const int seconds = queryInt(query, u"seconds"_s, 300, 1, stats::SecondsHistory::Capacity);
+    const QString only = query.queryItemValue(u"node"_s, QUrl::FullyDecoded);
+    nlohmann::json series = nlohmann::json::object();
+    for (const QString &name : stats.history.seriesNames()) {
+        if (!only.isEmpty() && name != only && name != stats::SecondsHistory::GatewaySeries)
+            continue;
+        // Columns, not one object per second: an hour of a node is 3,600 rows.
+        nlohmann::json t = nlohmann::json::array(), req = t, err = t, pt = t, ct = t, inflight = t, ttft = t,
+                       p50 = t, p95 = t;
+        for (const stats::SecondSample &x : stats.history.last(name, seconds)) {
+            t.push_back(x.second);
+            req.push_back(x.requests);
+            err.push_back(x.errors);
+            pt.push_back(x.promptTokens);
+            ct.push_back(x.completionTokens);
+            inflight.push_back(x.inFlight);
+            ttft.push_back(orNull(x.ttftP50Ms));
+            p50.push_back(orNull(x.latencyP50Ms));
+            p95.push_back(orNull(x.latencyP95Ms));
+        }
+        series[name.toStdString()] = {{"second", t},           {"requests_per_s", req},
+                                      {"errors_per_s", err},  {"prompt_tokens_per_s", pt},
+                                      {"completion_tokens_per_s", ct}, {"in_flight", inflight},
+                                      {"ttft_p50_ms", ttft},  {"latency_p50_ms", p50},
+                                      {"latency_p95_ms", p95}};
+    }
+    return json(200, {{"interval_s", 1}, {"gateway_series", stats::SecondsHistory::GatewaySeries.toStdString()},
+                      {"series", series}});
+}
+
+LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView target)
+{
+    const QUrlQuery query = queryOf(target);
+    bool ok = false;
+    const quint64 after = query.queryItemValue(u"after"_s).toULongLong(&ok);
+    const int max = queryInt(query, u"max"_s, 100, 1, stats::GatewayStats::RecentRequestsCapacity);
+    const stats::RecentRequests::Page page = stats.recent().since(ok ? after : 0, max);
+    nlohmann::json records = nlohmann::json::array();
+    for (const stats::RequestRecord &r : page.records) {
+        records.push_back({{"started_ms_since_epoch", r.startedMsSinceEpoch},
+                           {"method", r.method.toStdString()},
+                           {"path", r.path.toStdString()},
+                           {"model", r.model.toStdString()},
+                           {"node", r.node.toStdString()},
+                           {"status", r.status},
+                           {"attempts", r.attempts},
+                           {"stream", r.stream},
+                           {"ttft_ms", r.ttftMs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.ttftMs)},
+                           {"duration_ms", r.durationMs},
+                           {"prompt_tokens", r.promptTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.promptTokens)},
+                           {"completion_tokens",
+                            r.completionTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.completionTokens)},
+                           {"error", r.error.toStdString()}});
+    }
+    return json(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
 }
 
 LocalResponse nodeActionResponse(const routing::RoutingTable &table, QByteArrayView path)

@@ -124,6 +124,7 @@ void ClientConnection::handleRequest(http::Request request)
     ctx.table = m_ctx->table;
     ctx.pool = m_ctx->pool;
     ctx.stats = m_ctx->stats;
+    ctx.updateConfig = m_ctx->updateConfig;
     request.fromLoopback = m_socket->peerAddress().isLoopback();
     stats::GatewayStats *stats = m_ctx->stats;
     auto logger = m_ctx->requestLogger;
@@ -142,15 +143,17 @@ void ClientConnection::handleRequest(http::Request request)
     };
     // Probes and scrapes (/health, /metrics, /api/*) are not client traffic: they neither count nor log.
     const bool management = request.path == "/health" || request.path == "/metrics" || request.path.startsWith("/api/");
-    if (!management)
+    if (!management) {
         stats->requestsTotal.fetch_add(1, std::memory_order_relaxed);
-    stats->inFlight.fetch_add(1, std::memory_order_relaxed);
+        stats->inFlight.fetch_add(1, std::memory_order_relaxed); // a proxied exchange's onFinished takes it back
+    }
 
     proxy::Dispatch d = proxy::dispatchRequest(request, ctx, this);
     if (d.local) {
-        stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
-        if (!management)
+        if (!management) {
+            stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
             logLocal(request, d.local->status, d.local->body, startedMs);
+        }
         sendLocal(d.local->status, d.local->headerLines, d.local->body);
         return;
     }
@@ -273,7 +276,7 @@ qint64 ClientConnection::outputBacklog() const
     return m_socket ? m_socket->bytesToWrite() : 0;
 }
 
-void ClientConnection::exchangeFinished(proxy::ProxyExchange *exchange)
+void ClientConnection::exchangeFinished(proxy::Exchange *exchange)
 {
     if (m_exchange.get() != exchange)
         return;

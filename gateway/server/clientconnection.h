@@ -16,7 +16,7 @@
 class QTcpSocket;
 
 namespace switchyard::proxy {
-class ProxyExchange;
+class Exchange;
 }
 
 namespace switchyard::server {
@@ -47,7 +47,7 @@ public:
     void endResponse() override;
     void abortResponse() override;
     qint64 outputBacklog() const override;
-    void exchangeFinished(proxy::ProxyExchange *exchange) override;
+    void exchangeFinished(proxy::Exchange *exchange) override;
 
 signals:
     void closed(ClientConnection *self);
@@ -68,7 +68,7 @@ private:
     QTcpSocket *m_socket = nullptr;
     http::RequestParser m_parser;
     QByteArray m_in;
-    std::unique_ptr<proxy::ProxyExchange> m_exchange;
+    std::unique_ptr<proxy::Exchange> m_exchange;
     bool m_respondingLocally = false;
     bool m_keepAlive = true;       // of the request being answered
     bool m_http10 = false;

@@ -34,6 +34,8 @@ public:
     // These run on the worker's thread (invoke them queued).
     void addConnection(qintptr socketDescriptor, bool overCapacity);
     void setRoutingTable(std::shared_ptr<const routing::RoutingTable> table);
+    // Before the worker moves to its thread.
+    void setConfigUpdater(proxy::ConfigUpdater updater) { m_ctx.updateConfig = std::move(updater); }
     void drain();
     void abortAll();
 

@@ -4,6 +4,7 @@
 // pool of the thread, the statistics, and the log callback. Lives in the worker's thread.
 
 #include "config/config.h"
+#include "proxy/localresponse.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 
@@ -22,6 +23,7 @@ struct WorkerContext
     upstream::UpstreamPool *pool = nullptr;
     stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> requestLogger; // may be called from any worker thread
+    proxy::ConfigUpdater updateConfig;                                // PUT /api/config, to the gateway's thread
     bool draining = false; // stop taking new requests: finish the current one, then close
 
     const config::GatewaySettings &settings() const { return table->config().settings; }

@@ -13,10 +13,7 @@ std::shared_ptr<NodeRuntime> GatewayStats::nodeRuntime(const QString &name)
 
 void GatewayStats::recordRequest(const RequestRecord &record)
 {
-    QMutexLocker lock(&m_mutex);
-    m_recent.push_back(record);
-    if (m_recent.size() > size_t(RecentRequestsCapacity))
-        m_recent.pop_front();
+    m_recent.append(record);
 }
 
 NodeCountersSnapshot snapshotOf(const QString &name, const NodeCounters &c)
@@ -25,15 +22,5 @@ NodeCountersSnapshot snapshotOf(const QString &name, const NodeCounters &c)
             c.promptTokens.load(), c.completionTokens.load(), c.latencyMsSum.load()};
 }
 
-QList<RequestRecord> GatewayStats::recentRequests(int max) const
-{
-    QMutexLocker lock(&m_mutex);
-    QList<RequestRecord> out;
-    const size_t n = std::min(m_recent.size(), size_t(std::max(0, max)));
-    out.reserve(qsizetype(n));
-    for (size_t i = m_recent.size() - n; i < m_recent.size(); ++i)
-        out.append(m_recent[i]);
-    return out;
-}
 
 } // namespace switchyard::stats

@@ -5,14 +5,15 @@
 
 #include "health/nodehealth.h"
 #include "stats/histogram.h"
+#include "stats/recentrequests.h"
 #include "stats/requestrecord.h"
+#include "stats/secondshistory.h"
 
 #include <QHash>
 #include <QList>
 #include <QMutex>
 #include <QString>
 #include <atomic>
-#include <deque>
 #include <memory>
 
 namespace switchyard::stats {
@@ -69,12 +70,15 @@ public:
     Histogram latency;
 
     // Up to max most recent records, oldest first.
-    QList<RequestRecord> recentRequests(int max = RecentRequestsCapacity) const;
+    QList<RequestRecord> recentRequests(int max = RecentRequestsCapacity) const { return m_recent.latest(max); }
+    const RecentRequests &recent() const { return m_recent; }
+    // Per-second rates of the last hour, filled by the gateway's one-second sampler.
+    SecondsHistory history;
 
 private:
-    mutable QMutex m_mutex;
+    mutable QMutex m_mutex; // guards m_nodes: looked up when a config is applied, not per request
     QHash<QString, std::shared_ptr<NodeRuntime>> m_nodes;
-    std::deque<RequestRecord> m_recent;
+    RecentRequests m_recent{RecentRequestsCapacity};
 };
 
 } // namespace switchyard::stats

@@ -496,6 +496,10 @@ private slots:
             u"switchyard.max_connections"_s, u"must be a number, not a string"_s);
         row("header timeout zero", "/switchyard", "{\"header_timeout_ms\": 0}",
             u"switchyard.header_timeout_ms"_s, u"between 1 and"_s);
+        row("error rate above 1", "/switchyard", "{\"ejection_error_rate\": 1.5}",
+            u"switchyard.ejection_error_rate"_s, u"must be between 0 (off) and 1"_s);
+        row("error rate window too long", "/switchyard", "{\"ejection_error_rate_window_ms\": 120000}",
+            u"switchyard.ejection_error_rate_window_ms"_s, u"must be between 1000 and 60000"_s);
         row("routing wrong type", "/switchyard", "{\"routing\": \"load_aware\"}", u"switchyard.routing"_s,
             u"must be an object"_s);
         row("routing unknown field", "/switchyard", "{\"routing\": {\"default_strategi\": \"load_aware\"}}",

@@ -77,7 +77,7 @@ private slots:
         h.attemptFailed(t + 15000, QStringLiteral("HTTP 500"));
         QCOMPARE(h.admit(t + 15000 + 11999), health::Admission::No); // capped at 12 s
         QCOMPARE(h.admit(t + 27000), health::Admission::Trial);
-        h.attemptSucceeded();
+        h.attemptSucceeded(t + 27000);
         QCOMPARE(h.admit(t + 27000), health::Admission::Yes);
         QCOMPARE(h.state(t + 27000), NodeState::Healthy);
         // An abandoned trial frees the slot.
@@ -89,6 +89,60 @@ private slots:
         h.setDraining(true);
         QCOMPARE(h.admit(t + 90000), health::Admission::No);
         QCOMPARE(h.state(t + 90000), NodeState::Draining);
+    }
+
+    void errorRateOverWindowEjects()
+    {
+        // A node failing every other request never fails three in a row; the rate catches it.
+        health::NodeHealth h;
+        health::HealthPolicy p;
+        p.consecutiveFailures = 3;
+        p.errorRate = 0.5;
+        p.errorRateMinRequests = 10;
+        p.errorRateWindowMs = 10000;
+        h.setPolicy(p);
+        qint64 t = 50'000;
+        for (int i = 0; i < 9; ++i) { // s f s f s f s f s: 4 of 9 failed, and fewer than 10 anyway
+            if (i % 2)
+                h.attemptFailed(t, QStringLiteral("HTTP 503"));
+            else
+                h.attemptSucceeded(t);
+            t += 300;
+        }
+        QCOMPARE(h.admit(t), health::Admission::Yes);
+        QCOMPARE(h.windowCounts(t).attempts, 9);
+        h.attemptFailed(t, QStringLiteral("HTTP 503")); // 5 of 10
+        QCOMPARE(h.admit(t), health::Admission::No);
+        QCOMPARE(h.state(t), NodeState::Down);
+        QVERIFY2(h.reason(t).contains(QStringLiteral("50% of 10 requests failed in the last 10 s")), qPrintable(h.reason(t)));
+        // The window starts clean after the ejection: a successful trial readmits for good.
+        QCOMPARE(h.admit(t + 5000), health::Admission::Trial);
+        h.attemptSucceeded(t + 5000);
+        QCOMPARE(h.windowCounts(t + 5000).attempts, 1);
+        h.attemptFailed(t + 5000, QStringLiteral("HTTP 503"));
+        QCOMPARE(h.admit(t + 5000), health::Admission::Yes);
+
+        // Failures older than the window do not count.
+        health::NodeHealth slow;
+        slow.setPolicy(p);
+        qint64 u = 100'000;
+        for (int i = 0; i < 40; ++i) { // one failure and one success every 3 s: 50%, but ≤ 8 per window
+            slow.attemptFailed(u, QStringLiteral("HTTP 503"));
+            slow.attemptSucceeded(u);
+            u += 3000;
+        }
+        QCOMPARE(slow.admit(u), health::Admission::Yes);
+        QVERIFY(slow.windowCounts(u).attempts <= 8);
+
+        // 0 switches the rate off.
+        health::NodeHealth off;
+        p.errorRate = 0;
+        off.setPolicy(p);
+        for (int i = 0; i < 30; ++i) {
+            off.attemptFailed(200'000, QStringLiteral("HTTP 503"));
+            off.attemptSucceeded(200'000);
+        }
+        QCOMPARE(off.admit(200'000), health::Admission::Yes);
     }
 
     void activeChecksFollowFaultModes()

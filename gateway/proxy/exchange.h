@@ -1,0 +1,28 @@
+#pragma once
+
+// One client request that is answered asynchronously: a proxied request (ProxyExchange) or a
+// management action that has to wait for another thread (ConfigUpdateExchange). The client connection
+// owns it, starts it, tells it when output drained or the client left, and is told through
+// ResponseSink::exchangeFinished when it is over.
+
+#include <QObject>
+
+namespace switchyard::proxy {
+
+class Exchange : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Exchange)
+
+public:
+    using QObject::QObject;
+    ~Exchange() override = default;
+
+    virtual void start() = 0;
+    // The client disconnected: stop everything now, including retries and waits.
+    virtual void clientGone() = 0;
+    // The client's socket took some output; continue if we had paused.
+    virtual void outputDrained() {}
+};
+
+} // namespace switchyard::proxy

@@ -1,0 +1,78 @@
+#pragma once
+
+// The last hour, second by second, for the gateway as a whole and for each node: what the panel's
+// charts and a remote client (/api/history) draw. Sampled once a second from the cumulative counters
+// (the request path only bumps atomics; this is the one place that turns them into rates), so its
+// memory is fixed: Capacity samples per series, whatever the traffic.
+
+#include "stats/histogram.h"
+
+#include <QHash>
+#include <QList>
+#include <QMutex>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace switchyard::stats {
+
+// Cumulative values of one series at one instant.
+struct CumulativeSample
+{
+    qint64 requests = 0;
+    qint64 errors = 0;
+    qint64 promptTokens = 0;
+    qint64 completionTokens = 0;
+    qint64 inFlight = 0; // a gauge, taken as is
+    HistogramSnapshot ttft;
+    HistogramSnapshot latency;
+};
+
+// One second of one series. Rates are per second; latencies −1 when nothing finished that second.
+struct SecondSample
+{
+    qint64 second = 0; // since the epoch
+    float requests = 0;
+    float errors = 0;
+    float promptTokens = 0;
+    float completionTokens = 0;
+    float inFlight = 0;
+    float ttftP50Ms = -1;
+    float latencyP50Ms = -1;
+    float latencyP95Ms = -1;
+};
+
+class SecondsHistory final
+{
+    Q_DISABLE_COPY_MOVE(SecondsHistory)
+
+public:
+    static constexpr int Capacity = 3600;
+    static inline const QString GatewaySeries = QStringLiteral("*"); // the whole gateway
+
+    SecondsHistory() = default;
+
+    // Records the second `second` for every series given; a series not given is dropped (a node
+    // removed from the config). The first sample of a series only sets its baseline. Seconds skipped
+    // (a stalled sampler) are spread evenly, so rates stay right over the gap.
+    void record(qint64 second, const QHash<QString, CumulativeSample> &series);
+
+    // The last `seconds` samples of a series, oldest first (fewer when younger).
+    QList<SecondSample> last(const QString &series, int seconds) const;
+    QStringList seriesNames() const;
+
+private:
+    struct Series
+    {
+        CumulativeSample previous;
+        qint64 previousSecond = -1;
+        std::vector<SecondSample> ring; // Capacity slots, written round-robin
+        qint64 written = 0;
+        void push(const SecondSample &s);
+    };
+
+    mutable QMutex m_mutex; // taken once a second by the sampler and by readers, never by requests
+    QHash<QString, Series> m_series;
+};
+
+} // namespace switchyard::stats

@@ -1,0 +1,228 @@
+// The statistics that reach the panel and scripts: the per-second history of the last hour, and the
+// request log that worker threads write without waiting on each other — as units, then through a real
+// gateway in front of simulated nodes (/api/history, /api/requests).
+
+#include "common/testhttpclient.h"
+#include "gateway/gatewayfixture.h"
+#include "stats/recentrequests.h"
+#include "stats/secondshistory.h"
+
+#include <QSet>
+#include <QTest>
+#include <QThread>
+#include <nlohmann/json.hpp>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using stats::CumulativeSample;
+using stats::SecondsHistory;
+
+namespace {
+
+CumulativeSample counts(qint64 requests, qint64 completionTokens = 0)
+{
+    CumulativeSample c;
+    c.requests = requests;
+    c.completionTokens = completionTokens;
+    return c;
+}
+
+stats::RequestRecord recordFor(int n)
+{
+    stats::RequestRecord r;
+    r.model = QStringLiteral("model-%1").arg(n);
+    r.node = QStringLiteral("node-%1").arg(n % 7);
+    r.status = 200;
+    r.durationMs = n;
+    return r;
+}
+
+} // namespace
+
+class TestStats final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void historyTurnsCountersIntoRates()
+    {
+        SecondsHistory h;
+        const QString a = QStringLiteral("a");
+        h.record(1000, {{a, counts(10, 100)}}); // baseline only
+        QVERIFY(h.last(a, 60).isEmpty());
+        h.record(1001, {{a, counts(15, 160)}});
+        h.record(1001, {{a, counts(17, 180)}}); // a second sample within the same second…
+        h.record(1002, {{a, counts(20, 200)}}); // …loses nothing: 1001→1002 counts from 15
+        const QList<stats::SecondSample> s = h.last(a, 60);
+        QCOMPARE(s.size(), 2);
+        QCOMPARE(s[0].second, 1001);
+        QCOMPARE(s[0].requests, 5.0f);
+        QCOMPARE(s[0].completionTokens, 60.0f);
+        QCOMPARE(s[1].requests, 5.0f);
+        QCOMPARE(s[1].completionTokens, 40.0f);
+        QCOMPARE(s[1].latencyP50Ms, -1.0f); // nothing finished: no latency, not zero
+
+        // A stalled sampler: 4 seconds later, 40 requests are spread as 10/s over each second.
+        h.record(1006, {{a, counts(60)}});
+        const QList<stats::SecondSample> g = h.last(a, 4);
+        QCOMPARE(g.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(g[i].second, 1003 + i);
+            QCOMPARE(g[i].requests, 10.0f);
+        }
+        // A series no longer given is dropped (the node left the config).
+        h.record(1007, {{QStringLiteral("b"), counts(1)}});
+        QVERIFY(h.last(a, 60).isEmpty());
+        QCOMPARE(h.seriesNames(), QStringList{QStringLiteral("b")});
+    }
+
+    void historyKeepsOneHourInFixedMemory()
+    {
+        SecondsHistory h;
+        const QString a = QStringLiteral("a");
+        for (qint64 t = 0; t <= SecondsHistory::Capacity + 500; ++t)
+            h.record(t, {{a, counts(t * 2)}});
+        const QList<stats::SecondSample> s = h.last(a, 100000);
+        QCOMPARE(s.size(), SecondsHistory::Capacity);
+        QCOMPARE(s.last().second, SecondsHistory::Capacity + 500);
+        QCOMPARE(s.first().second, 501);
+        QCOMPARE(s.first().requests, 2.0f);
+    }
+
+    void historyLatencyFromHistogramDifference()
+    {
+        SecondsHistory h;
+        stats::Histogram lat;
+        for (int i = 0; i < 100; ++i)
+            lat.record(2000); // an old, slow period…
+        CumulativeSample c;
+        c.latency = lat.snapshot();
+        h.record(10, {{QStringLiteral("n"), c}});
+        for (int i = 0; i < 10; ++i)
+            lat.record(30); // …does not colour this second
+        c.latency = lat.snapshot();
+        h.record(11, {{QStringLiteral("n"), c}});
+        const float p50 = h.last(QStringLiteral("n"), 1).value(0).latencyP50Ms;
+        QVERIFY2(p50 > 25 && p50 <= 50, qPrintable(QString::number(p50)));
+    }
+
+    void requestLogFollowsWithCursor()
+    {
+        stats::RecentRequests log(8);
+        QCOMPARE(log.since(0, 100).records.size(), 0);
+        for (int i = 1; i <= 5; ++i)
+            QCOMPARE(log.append(recordFor(i)), quint64(i));
+        stats::RecentRequests::Page p = log.since(0, 100);
+        QCOMPARE(p.records.size(), 5);
+        QCOMPARE(p.records.first().durationMs, 1);
+        QCOMPARE(p.cursor, 5u);
+        p = log.since(3, 100);
+        QCOMPARE(p.records.size(), 2);
+        QCOMPARE(p.records.first().durationMs, 4);
+        // The ring wraps: a reader that fell behind learns how many it missed.
+        for (int i = 6; i <= 20; ++i)
+            log.append(recordFor(i));
+        p = log.since(5, 100);
+        QCOMPARE(p.missed, 7u); // 6…12 are gone, 13…20 kept
+        QCOMPARE(p.records.size(), 8);
+        QCOMPARE(p.records.first().durationMs, 13);
+        QCOMPARE(p.records.last().durationMs, 20);
+        // max keeps the newest.
+        QCOMPARE(log.latest(3).first().durationMs, 18);
+        QCOMPARE(log.since(20, 10).records.size(), 0);
+        QCOMPARE(log.since(20, 10).cursor, 20u);
+    }
+
+    void requestLogTakesConcurrentWritersAndReaders()
+    {
+        // Four writers and a reader at once: every record read is whole (its fields belong together)
+        // and appears in sequence order; nothing is duplicated.
+        stats::RecentRequests log(256);
+        constexpr int PerWriter = 20000;
+        std::atomic<bool> stop{false};
+        std::atomic<int> torn{0}, outOfOrder{0};
+        std::atomic<qint64> read{0};
+        QThread *reader = QThread::create([&] {
+            quint64 cursor = 0;
+            while (!stop.load()) {
+                const auto page = log.since(cursor, 256);
+                qint64 prev = -1;
+                for (const stats::RequestRecord &r : page.records) {
+                    if (r.model != QStringLiteral("model-%1").arg(r.durationMs))
+                        ++torn;
+                    if (r.durationMs <= prev && r.durationMs / PerWriter == prev / PerWriter)
+                        ++outOfOrder;
+                    prev = r.durationMs;
+                }
+                read += page.records.size();
+                cursor = page.cursor;
+            }
+        });
+        reader->start();
+        std::vector<QThread *> writers;
+        for (int w = 0; w < 4; ++w) {
+            writers.push_back(QThread::create([&log, w] {
+                for (int i = 0; i < PerWriter; ++i)
+                    log.append(recordFor(w * PerWriter + i));
+            }));
+            writers.back()->start();
+        }
+        for (QThread *t : writers) {
+            QVERIFY(t->wait(60000));
+            delete t;
+        }
+        stop = true;
+        QVERIFY(reader->wait(10000));
+        delete reader;
+        QCOMPARE(torn.load(), 0);
+        QCOMPARE(log.lastSequence(), quint64(4 * PerWriter));
+        QVERIFY(read.load() > 0);
+        const QList<stats::RequestRecord> last = log.latest(256);
+        QCOMPARE(last.size(), 256);
+        QSet<qint64> seen;
+        for (const stats::RequestRecord &r : last)
+            seen.insert(r.durationMs);
+        QCOMPARE(seen.size(), 256);
+    }
+
+    void historyAndLogOverHttp()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}));
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1")).status, 200);
+
+        // The log, followed with a cursor.
+        TestResponse r = request(f.port, "GET", "/api/requests?max=4");
+        QCOMPARE(r.status, 200);
+        nlohmann::json j = nlohmann::json::parse(r.body.toStdString());
+        QCOMPARE(j["requests"].size(), size_t(4));
+        QCOMPARE(j["cursor"].get<int>(), 6);
+        QCOMPARE(j["requests"][3]["status"].get<int>(), 200);
+        QCOMPARE(j["requests"][3]["model"].get<std::string>(), std::string("m1"));
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1")).status, 200);
+        j = nlohmann::json::parse(request(f.port, "GET", "/api/requests?after=6").body.toStdString());
+        QCOMPARE(j["requests"].size(), size_t(1));
+        QCOMPARE(j["cursor"].get<int>(), 7);
+
+        // The history: after the sampler has run across the requests, the per-second rates of the two
+        // nodes add up to the 7 requests sent.
+        auto sumOf = [&](const char *series) {
+            const TestResponse h = request(f.port, "GET", "/api/history?seconds=60");
+            const nlohmann::json doc = nlohmann::json::parse(h.body.toStdString());
+            double sum = 0;
+            if (doc["series"].contains(series)) {
+                for (const auto &v : doc["series"][series]["requests_per_s"])
+                    sum += v.get<double>();
+            }
+            return sum;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(sumOf("a") + sumOf("b"), 7.0, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(sumOf("*"), 7.0, 5000);
+        QCOMPARE(f.gateway.history(QStringLiteral("*"), 3600).isEmpty(), false);
+        QCOMPARE(request(f.port, "POST", "/api/history").status, 405);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStats)
+#include "tst_stats.moc"
