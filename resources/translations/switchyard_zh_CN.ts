@@ -501,6 +501,18 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <source>The shown results are on the clipboard as Markdown.</source>
         <translation>显示的结果已作为 Markdown 复制到剪贴板。</translation>
     </message>
+    <message>
+        <source>gateway pool (%1 nodes)</source>
+        <translation>网关池（%1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway pool (1 node)</source>
+        <translation>网关池（1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway</source>
+        <translation>网关</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::ChartsView</name>

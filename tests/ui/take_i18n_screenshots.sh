@@ -2,7 +2,8 @@
 # Screenshots of the panel in Chinese and of the first run, from the real app under Xvfb:
 #   panel-zh_CN.png      `switchyard --demo` with LANG=zh_CN.UTF-8 and traffic through the gateway
 #   first-run.png        `switchyard` with fresh settings: the welcome dialog (English)
-#   first-run-zh_CN.png  the same in Chinese
+#   first-run-nodes.png  its "Add my nodes" form, filled in
+#   first-run-zh_CN.png  the welcome in Chinese
 # Needs xvfb, xdotool, imagemagick, curl and fonts-noto-cjk (else the Chinese glyphs are boxes).
 #   tests/ui/take_i18n_screenshots.sh [path/to/switchyard] [output dir]
 set -euo pipefail
@@ -50,6 +51,12 @@ for lang in en zh_CN; do
   name=first-run; [ $lang = en ] || name=first-run-$lang
   DLG=$(xdotool search --all --onlyvisible --pid $APP --name . | grep -v "^$MAIN$" | tail -1)
   import -window "$DLG" "$OUT/$name.png"; echo "wrote $OUT/$name.png"
+  if [ $lang = en ]; then # the "Add my nodes" form, filled in
+    xdotool mousemove --window "$DLG" 120 245 click 1; sleep 1
+    xdotool type --window "$DLG" --delay 20 $'http://192.168.200.101:8030\nhttp://192.168.200.102:8030'
+    xdotool key --window "$DLG" Tab; xdotool type --window "$DLG" --delay 20 nemotron-3-super; sleep 1
+    import -window "$DLG" "$OUT/first-run-nodes.png"; echo "wrote $OUT/first-run-nodes.png"
+  fi
   kill $APP; wait $APP 2>/dev/null || true
 done
 INNER
