@@ -65,7 +65,8 @@ if ((install_test)); then
   [ "$(id -u)" -eq 0 ] || fail "--install-test needs root"
   had_user=0
   getent passwd switchyard >/dev/null && had_user=1
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$deb" >/dev/null
+  # Without Recommends, so the purge below leaves the machine as it was (dependencies it pulled stay).
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$deb" >/dev/null
   /usr/bin/switchyard --help >/dev/null
   /usr/bin/switchyard --version
   out=$(timeout -s INT 5 /usr/bin/switchyard --headless --demo --listen 127.0.0.1:0 2>/dev/null || true)
@@ -74,6 +75,18 @@ if ((install_test)); then
   getent passwd switchyard >/dev/null || fail "no switchyard user"
   [ "$(stat -c %U:%G:%a /etc/switchyard/config.json)" = "root:switchyard:640" ] || fail "config.json owner/mode"
   runuser -u switchyard -- /usr/bin/switchyard --check-config /etc/switchyard/config.json >/dev/null
+  # The service's command as its user (on a free port): it starts, reloads on SIGHUP, stops on SIGTERM.
+  runuser -u switchyard -- /usr/bin/switchyard --headless --config /etc/switchyard/config.json \
+    --listen 127.0.0.1:0 >"$work/svc.out" 2>"$work/svc.err" &
+  svc=$!
+  for _ in $(seq 50); do grep -q listening "$work/svc.out" && break; sleep 0.1; done
+  gw=$(pgrep -P "$svc" || echo "$svc") # runuser's child is the gateway
+  kill -HUP "$gw"
+  for _ in $(seq 50); do grep -q "config reloaded (SIGHUP)" "$work/svc.err" && break; sleep 0.1; done
+  kill -TERM "$gw"
+  wait "$svc" || fail "the service command did not exit 0 on SIGTERM"
+  grep -q "config reloaded (SIGHUP)" "$work/svc.err" || { cat "$work/svc.err"; fail "no reload on SIGHUP"; }
+  echo "service command as user switchyard: $(cat "$work/svc.out"), reloaded on SIGHUP, stopped on SIGTERM"
   systemd-analyze verify /usr/lib/systemd/system/switchyard.service
   desktop-file-validate /usr/share/applications/io.github.switchyard.Switchyard.desktop
   DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq switchyard >/dev/null
