@@ -147,9 +147,11 @@ void WelcomeDialog::showPage(Page page)
 {
     m_pages->setCurrentIndex(page == Page::Welcome ? 0 : 1);
     if (page == Page::Nodes) {
-        m_target->setText(
-            tr("Saved as %1")
-                .arg(QDir::toNativeSeparators(NodesConfig::freePath(NodesConfig::userConfigDir()))));
+        // Home as "~": shorter, and what the operator would type.
+        QString path = NodesConfig::freePath(NodesConfig::userConfigDir());
+        if (path.startsWith(QDir::homePath() + u'/'))
+            path = u'~' + path.mid(QDir::homePath().size());
+        m_target->setText(tr("Saved as %1").arg(QDir::toNativeSeparators(path)));
         m_urls->setFocus();
     }
 }

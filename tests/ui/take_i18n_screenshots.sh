@@ -42,7 +42,8 @@ kill $T1 $T2 $APP; wait $APP 2>/dev/null || true
 
 # The first run: no settings, no config.
 for lang in en zh_CN; do
-  XDG_CONFIG_HOME=$WORK/first-$lang LANG=$([ $lang = en ] && echo C.UTF-8 || echo zh_CN.UTF-8) "$BIN" \
+  mkdir -p "$WORK/home-$lang"
+  HOME=$WORK/home-$lang LANG=$([ $lang = en ] && echo C.UTF-8 || echo zh_CN.UTF-8) "$BIN" \
     --listen 127.0.0.1:$PORT >"$WORK/first.out" 2>"$WORK/first.err" &
   APP=$!
   MAIN=$(window $APP '^Switchyard')
@@ -53,7 +54,8 @@ for lang in en zh_CN; do
   import -window "$DLG" "$OUT/$name.png"; echo "wrote $OUT/$name.png"
   if [ $lang = en ]; then # the "Add my nodes" form, filled in
     xdotool mousemove --window "$DLG" 120 245 click 1; sleep 1
-    xdotool type --window "$DLG" --delay 20 $'http://192.168.200.101:8030\nhttp://192.168.200.102:8030'
+    xdotool type --window "$DLG" --delay 20 http://192.168.200.101:8030; xdotool key --window "$DLG" Return
+    xdotool type --window "$DLG" --delay 20 http://192.168.200.102:8030
     xdotool key --window "$DLG" Tab; xdotool type --window "$DLG" --delay 20 nemotron-3-super; sleep 1
     import -window "$DLG" "$OUT/first-run-nodes.png"; echo "wrote $OUT/first-run-nodes.png"
   fi
