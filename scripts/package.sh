@@ -55,7 +55,7 @@ appstreamcli validate --no-net "$work/root/usr/share/metainfo/io.github.switchya
 # The man page renders without warnings and names every option --help lists.
 man_text=$(LC_ALL=C.UTF-8 MANWIDTH=100 man --warnings -l "$work/root/usr/share/man/man1/switchyard.1.gz" 2>"$work/man.err")
 [ -s "$work/man.err" ] && { cat "$work/man.err"; fail "man page warnings"; }
-for opt in $(build/app/switchyard --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+for opt in $({ build/app/switchyard --help; build/app/switchyard --bench --help; } | grep -o -- '--[a-z][a-z-]*' | sort -u); do
   grep -qF -- "$opt" <<<"$man_text" || fail "the man page does not document $opt"
 done
 build/app/switchyard --check-config "$work/root/etc/switchyard/config.json" >/dev/null || fail "example config invalid"
