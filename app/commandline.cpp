@@ -9,6 +9,14 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::app {
 
+namespace {
+// The translation context of the options' descriptions.
+struct CommandLine
+{
+    Q_DECLARE_TR_FUNCTIONS(switchyard::app::CommandLine)
+};
+} // namespace
+
 bool wantsNoDisplay(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
@@ -24,24 +32,31 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
 {
     ParsedCommandLine out;
     QCommandLineParser p;
-    p.setApplicationDescription(
-        u"Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.\n"
+    // Translated: --help follows the language too (the man page, packaging/switchyard.1, is English).
+    p.setApplicationDescription(CommandLine::tr(
+        "Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.\n"
         "Without options it opens the panel on the last config, or offers the built-in demo.\n"
         "switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] "
-        "[--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md)."_s);
+        "[--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md)."));
     p.addHelpOption();
     p.addVersionOption();
-    const QCommandLineOption headless(u"headless"_s, u"Run the gateway without windows (for servers)."_s);
-    const QCommandLineOption demo(u"demo"_s, u"Start two simulated vLLM nodes (vllm-server1/2, nemotron-3-super, 1:1) "
-                                             "and the gateway over them; no config needed."_s);
-    const QCommandLineOption config(u"config"_s, u"Bifrost-compatible config file (JSON)."_s, u"FILE"_s);
-    const QCommandLineOption listen(u"listen"_s, u"Listen address, overriding the config (default 127.0.0.1:8080)."_s,
-                                    u"HOST:PORT"_s);
-    const QCommandLineOption check(u"check-config"_s, u"Validate a config file: print OK or every problem, exit 0 or 2."_s,
-                                   u"FILE"_s);
-    const QCommandLineOption exportBifrost(u"export-bifrost"_s,
-                                           u"Print the config FILE without Switchyard's own section, for Bifrost."_s,
-                                           u"FILE"_s);
+    const QCommandLineOption headless(u"headless"_s,
+                                      CommandLine::tr("Run the gateway without windows (for servers)."));
+    const QCommandLineOption demo(
+        u"demo"_s, CommandLine::tr("Start two simulated vLLM nodes (vllm-server1/2, nemotron-3-super, 1:1) "
+                                   "and the gateway over them; no config needed."));
+    const QCommandLineOption config(u"config"_s, CommandLine::tr("Bifrost-compatible config file (JSON)."),
+                                    CommandLine::tr("FILE"));
+    const QCommandLineOption listen(
+        u"listen"_s, CommandLine::tr("Listen address, overriding the config (default 127.0.0.1:8080)."),
+        u"HOST:PORT"_s);
+    const QCommandLineOption check(
+        u"check-config"_s, CommandLine::tr("Validate a config file: print OK or every problem, exit 0 or 2."),
+        CommandLine::tr("FILE"));
+    const QCommandLineOption exportBifrost(
+        u"export-bifrost"_s,
+        CommandLine::tr("Print the config FILE without Switchyard's own section, for Bifrost."),
+        CommandLine::tr("FILE"));
     p.addOptions({headless, demo, config, listen, check, exportBifrost});
     if (!p.parse(arguments)) {
         std::fprintf(stderr, "switchyard: %s\nTry --help.\n", qPrintable(p.errorText()));

@@ -3,6 +3,7 @@
 #include "commandline.h"
 #include "demofleet.h"
 #include "headless.h"
+#include "language.h"
 
 #ifdef SWITCHYARD_HAVE_UI
 #include "panel.h"
@@ -30,6 +31,9 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setOrganizationName(QStringLiteral("Switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+    // Before any text exists (--help included): the system's language, or the one chosen in Settings.
+    // Settings live in the per-user config dir (~/.config/Switchyard/switchyard.conf), from the names above.
+    i18n::installTranslators(application.get(), i18n::languageSetting());
 
     // --bench has its own options (targets, suite, format): hand the whole command line over.
     if (QCoreApplication::arguments().contains(QStringLiteral("--bench"))) {

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QIcon>
 #include <QStandardPaths>
 #include <cstdio>
 
@@ -25,6 +26,9 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
         }
     }
     QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)
+    // The desktop entry (packaging/): lets Wayland compositors and docks match the window to its icon.
+    QGuiApplication::setDesktopFileName(u"io.github.switchyard.Switchyard"_s);
+    QApplication::setWindowIcon(QIcon(u":/icons/switchyard-256.png"_s));
 
     // Destroyed in reverse order: the window first, then the gateway (its workers stop), then the
     // simulated nodes the gateway was talking to.
@@ -80,6 +84,10 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
             path = QStandardPaths::locate(QStandardPaths::AppConfigLocation, u"config.json"_s);
         if (!path.isEmpty() && window.openConfigFile(path))
             window.startGateway();
+        // The first run (no config anywhere, never welcomed): the welcome offers the demo, a config
+        // file or "Add my nodes". --demo and --config (scripts/start.sh, the tests) never see it.
+        if (path.isEmpty() && WelcomeDialog::wanted())
+            QMetaObject::invokeMethod(&window, [&window] { window.showWelcome(); }, Qt::QueuedConnection);
     }
     announce();
 

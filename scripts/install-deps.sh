@@ -6,9 +6,12 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
+  qt6-tools-dev qt6-l10n-tools          # lupdate/lrelease: the zh_CN translation is compiled and embedded
   nlohmann-json3-dev
   xvfb xauth
 )
+# Not needed to build or test: fonts-noto-cjk (Chinese glyphs in the panel) and qt6-translations-l10n
+# (Qt's own zh_CN strings) are Recommends of the .deb; scripts/package.sh installs its own tools.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include "nodesview.h"
 #include "placeholderview.h"
 #include "requestsview.h"
+#include "settingsdialog.h"
 #include "simnode/simnode.h"
 
 #include <QAction>
@@ -57,7 +58,8 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
           this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
-      m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this))
+      m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this)),
+      m_language(i18n::languageSetting())
 {
     setObjectName(u"switchyardMainWindow"_s);
     setWindowTitle(tr("Switchyard"));
@@ -125,6 +127,7 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     // The console's "Start the gateway" goes through the window, which reports a failed start.
     connect(m_chat, &ChatConsole::startGatewayRequested, this, &MainWindow::startGateway);
     connect(m_nodes, &NodesView::openConfigRequested, this, &MainWindow::openConfigInteractive);
+    connect(m_nodes, &NodesView::addNodesRequested, this, [this] { showWelcome(WelcomeDialog::Page::Nodes); });
 
     QSettings settings;
     if (!restoreGeometry(settings.value(GeometryKey).toByteArray()))
@@ -149,6 +152,11 @@ void MainWindow::createActions()
     m_openConfig = file->addAction(tr("&Open config\u2026"), this, &MainWindow::openConfigInteractive);
     m_openConfig->setShortcut(QKeySequence::Open);
     m_startDemo = file->addAction(tr("Start the &demo"), this, &MainWindow::demoRequested);
+    m_addNodes = file->addAction(tr("&Add nodes\u2026"), this, [this] { showWelcome(WelcomeDialog::Page::Nodes); });
+    file->addSeparator();
+    m_settings = file->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);
+    m_settings->setShortcut(QKeySequence::Preferences);
+    m_settings->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     m_quit = file->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
     m_quit->setShortcut(QKeySequence::Quit);
@@ -239,6 +247,51 @@ void MainWindow::createTray()
 QString MainWindow::lastConfigPath()
 {
     return QSettings().value(LastConfigKey).toString();
+}
+
+WelcomeDialog *MainWindow::showWelcome(WelcomeDialog::Page page)
+{
+    auto *dialog = new WelcomeDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->showPage(page);
+    connect(dialog, &QDialog::finished, this, [this, dialog] { onWelcomeFinished(dialog); });
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::onWelcomeFinished(WelcomeDialog *dialog)
+{
+    WelcomeDialog::setShown(); // whatever was chosen: the Nodes page and the File menu offer the same
+    switch (dialog->choice()) {
+    case WelcomeDialog::Choice::Demo:
+        emit demoRequested();
+        break;
+    case WelcomeDialog::Choice::OpenConfig:
+        // After the dialog has gone, so the file dialog is not stacked on it.
+        QMetaObject::invokeMethod(this, &MainWindow::openConfigInteractive, Qt::QueuedConnection);
+        break;
+    case WelcomeDialog::Choice::NodesWritten:
+        if (openConfigFile(dialog->writtenPath())) {
+            if (!m_gateway->isRunning() && !m_gateway->isStopping())
+                startGateway();
+            statusBar()->showMessage(tr("Config written to %1").arg(dialog->writtenPath()), 15000);
+        }
+        break;
+    case WelcomeDialog::Choice::None:
+        break;
+    }
+}
+
+QDialog *MainWindow::showSettings()
+{
+    auto *dialog = new SettingsDialog(m_language, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (dialog->restartNeeded())
+            showNote(tr("The language changes the next time Switchyard starts."));
+    });
+    dialog->open();
+    return dialog;
 }
 
 bool MainWindow::openConfigFile(const QString &path)

@@ -8,7 +8,9 @@
 #include "config/config.h"
 #include "gatewaymonitor.h"
 #include "simnode/simoptions.h"
+#include "language.h"
 #include "statusicons.h"
+#include "welcomedialog.h"
 
 #include <QMainWindow>
 #include <QThreadPool>
@@ -98,6 +100,12 @@ public:
     // The last config file opened (QSettings), for start-up without --config.
     static QString lastConfigPath();
 
+    // The first-run welcome (demo, own config, or "Add my nodes"), window-modal; also File ▸ Add nodes.
+    // Returns the dialog (it deletes itself when closed) so tests can drive it.
+    WelcomeDialog *showWelcome(WelcomeDialog::Page page = WelcomeDialog::Page::Welcome);
+    // File ▸ Settings (language). Returns the dialog (deletes itself when closed).
+    QDialog *showSettings();
+
 signals:
     void demoRequested();
     void quitFinished(); // the gateway has stopped and settings are saved: the app may exit
@@ -112,6 +120,7 @@ private:
     void syncGatewayActions();
     void updateIndicator(const MonitorSample &sample);
     void openConfigInteractive();
+    void onWelcomeFinished(WelcomeDialog *dialog);
     void completeQuit();
     void saveSettings() const;
 
@@ -134,6 +143,8 @@ private:
     QAction *m_copyUrl = nullptr;
     QAction *m_openConfig = nullptr;
     QAction *m_startDemo = nullptr;
+    QAction *m_addNodes = nullptr;
+    QAction *m_settings = nullptr;
     QAction *m_quit = nullptr;
     QAction *m_showWindow = nullptr;
     QMenu *m_trayMenu = nullptr;
@@ -145,6 +156,7 @@ private:
     QString m_listenOverride;
     std::vector<sim::SimNode *> m_demoNodes;
     QThreadPool m_faultPool; // setFault waits for the node's thread: never on the GUI thread
+    i18n::Language m_language; // the language the panel started in
     bool m_lastStartFailed = false;
     bool m_quitting = false;
     bool m_closeAccepted = false;

@@ -79,11 +79,15 @@ NodesView::NodesView(QWidget *parent)
     demo->setObjectName(u"startDemoButton"_s);
     auto *open = new QPushButton(tr("Open a config file\u2026"), empty);
     connect(demo, &QPushButton::clicked, this, &NodesView::startDemoRequested);
+    auto *add = new QPushButton(tr("Add my nodes\u2026"), empty);
+    add->setObjectName(u"addNodesButton"_s);
     connect(open, &QPushButton::clicked, this, &NodesView::openConfigRequested);
+    connect(add, &QPushButton::clicked, this, &NodesView::addNodesRequested);
     auto *buttons = new QHBoxLayout();
     buttons->addStretch(1);
     buttons->addWidget(demo);
     buttons->addWidget(open);
+    buttons->addWidget(add);
     buttons->addStretch(1);
     el->addWidget(title);
     el->addSpacing(6);

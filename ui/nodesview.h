@@ -47,6 +47,7 @@ signals:
     void faultRequested(const QString &node, switchyard::sim::FaultMode mode);
     void startDemoRequested();
     void openConfigRequested();
+    void addNodesRequested();
 
 private:
     void updateDetail();

@@ -429,6 +429,7 @@ void BenchmarkView::refreshTargets()
 
     QList<bench::Target> targets;
     QString poolNote;
+    QString poolLabel, poolDisplay; // the pool's label is data (results, exports); the picker shows it translated
     if (m_gateway) {
         const config::GatewayConfig &cfg = m_gateway->config();
         const GatewaySnapshot snap = m_gateway->snapshot();
@@ -441,8 +442,20 @@ void BenchmarkView::refreshTargets()
             targets << t;
         }
         if (m_gateway->isRunning()) {
-            if (auto pool = bench::poolTarget(cfg, m_gateway->listenUrl()))
+            if (auto pool = bench::poolTarget(cfg, m_gateway->listenUrl())) {
+                const int nodes = int(std::count_if(cfg.providers.begin(), cfg.providers.end(), [&](const config::ProviderConfig &p) {
+                    for (const config::KeyConfig &k : p.keys) {
+                        if (k.models.contains(pool->model))
+                            return true;
+                    }
+                    return false;
+                }));
+                poolLabel = pool->label;
+                poolDisplay = nodes > 1    ? tr("gateway pool (%1 nodes)").arg(nodes)
+                              : nodes == 1 ? tr("gateway pool (1 node)")
+                                           : tr("gateway");
                 targets << *pool;
+            }
         } else {
             poolNote = tr("gateway pool (start the gateway to measure it)");
         }
@@ -450,10 +463,11 @@ void BenchmarkView::refreshTargets()
 
     m_updatingPickers = true;
     m_targets->clear();
-    auto add = [this, &previous](const bench::Target &t, bool isCustom) {
+    auto add = [this, &previous, &poolLabel, &poolDisplay](const bench::Target &t, bool isCustom) {
         auto *item = new QListWidgetItem(m_targets);
         const QString model = t.model.isEmpty() ? tr("model from /v1/models") : t.model;
-        item->setText(u"%1 — %2 · %3"_s.arg(t.label, t.baseUrl, model));
+        const QString label = !poolLabel.isEmpty() && t.label == poolLabel ? poolDisplay : t.label;
+        item->setText(u"%1 — %2 · %3"_s.arg(label, t.baseUrl, model));
         item->setData(LabelRole, t.label);
         item->setData(UrlRole, t.baseUrl);
         item->setData(ModelRole, t.model);

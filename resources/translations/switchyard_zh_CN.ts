@@ -1,0 +1,2013 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Conversation</name>
+    <message>
+        <source>Not valid JSON: %1 (at byte %2)</source>
+        <translation>不是有效的 JSON：%1（位于第 %2 字节）</translation>
+    </message>
+    <message>
+        <source>No &quot;messages&quot; array: this is not a saved chat.</source>
+        <translation>没有 &quot;messages&quot; 数组：这不是保存的对话。</translation>
+    </message>
+    <message>
+        <source>Unknown format &quot;%1&quot;.</source>
+        <translation>未知格式 &quot;%1&quot;。</translation>
+    </message>
+    <message>
+        <source>The chat was saved by a newer Switchyard (format version %1).</source>
+        <translation>该对话由更新版本的 Switchyard 保存（格式版本 %1）。</translation>
+    </message>
+    <message>
+        <source>Expected a JSON object or array.</source>
+        <translation>应为 JSON 对象或数组。</translation>
+    </message>
+    <message>
+        <source>Message %1 is not an object.</source>
+        <translation>第 %1 条消息不是对象。</translation>
+    </message>
+    <message>
+        <source>Message %1 has the role &quot;%2&quot;; a chat holds user and assistant messages.</source>
+        <translation>第 %1 条消息的角色为 &quot;%2&quot;；对话只包含 user 和 assistant 消息。</translation>
+    </message>
+    <message>
+        <source>The file is larger than 64 MB; it is not a saved chat.</source>
+        <translation>文件大于 64 MB，不是保存的对话。</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>The demo is already running.</source>
+        <translation>演示已在运行。</translation>
+    </message>
+    <message>
+        <source>The demo could not start: %1</source>
+        <translation>演示无法启动：%1</translation>
+    </message>
+    <message>
+        <source>The demo&apos;s config is invalid: %1</source>
+        <translation>演示的配置无效：%1</translation>
+    </message>
+    <message>
+        <source>built-in demo</source>
+        <translation>内置演示</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::app::CommandLine</name>
+    <message>
+        <source>Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.
+Without options it opens the panel on the last config, or offers the built-in demo.
+switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] [--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md).</source>
+        <translation>Switchyard：内置兼容 OpenAI 网关的控制面板，用于自托管的大模型节点。
+不带选项时，在上次的配置上打开面板，或提供内置演示。
+switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] [--config FILE | --demo] 无需窗口即可测量节点和网关（见 docs/BENCHMARK.md）。</translation>
+    </message>
+    <message>
+        <source>Run the gateway without windows (for servers).</source>
+        <translation>不带窗口运行网关（用于服务器）。</translation>
+    </message>
+    <message>
+        <source>Start two simulated vLLM nodes (vllm-server1/2, nemotron-3-super, 1:1) and the gateway over them; no config needed.</source>
+        <translation>启动两个模拟的 vLLM 节点（vllm-server1/2，nemotron-3-super，1:1）以及其前面的网关；无需配置。</translation>
+    </message>
+    <message>
+        <source>Bifrost-compatible config file (JSON).</source>
+        <translation>兼容 Bifrost 的配置文件（JSON）。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Listen address, overriding the config (default 127.0.0.1:8080).</source>
+        <translation>监听地址，覆盖配置中的设置（默认 127.0.0.1:8080）。</translation>
+    </message>
+    <message>
+        <source>Validate a config file: print OK or every problem, exit 0 or 2.</source>
+        <translation>校验配置文件：输出 OK 或所有问题，退出码 0 或 2。</translation>
+    </message>
+    <message>
+        <source>Print the config FILE without Switchyard&apos;s own section, for Bifrost.</source>
+        <translation>输出去掉 Switchyard 自有部分后的配置文件，供 Bifrost 使用。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::bench::BenchmarkRunner</name>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>finding the model</source>
+        <translation>正在查找模型</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>%1 tokens, request %2 of %3</source>
+        <translation>%1 个 token，第 %2 / %3 个请求</translation>
+    </message>
+    <message>
+        <source>%1 parallel × %2 tokens</source>
+        <translation>%1 并发 × %2 个 token</translation>
+    </message>
+    <message>
+        <source>sweep: %1 parallel × %2 tokens</source>
+        <translation>扫描：%1 并发 × %2 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkView</name>
+    <message>
+        <source>%1 · %2 · %3%4</source>
+        <translation>%1 · %2 · %3%4</translation>
+    </message>
+    <message>
+        <source> (cancelled)</source>
+        <translation>（已取消）</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Each node is measured directly; the gateway pool goes through Switchyard&apos;s weighted round-robin over the nodes serving its model.</source>
+        <translation>每个节点都被直接测量；网关池则经过 Switchyard 的加权轮询，分发到提供该模型的节点。</translation>
+    </message>
+    <message>
+        <source>Other server: http://host:port</source>
+        <translation>其他服务器：http://host:port</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Re-read the nodes and the gateway&apos;s address</source>
+        <translation>重新读取节点和网关地址</translation>
+    </message>
+    <message>
+        <source>Suite</source>
+        <translation>测试套件</translation>
+    </message>
+    <message>
+        <source>Seed: 20/100/300 tokens + parallel</source>
+        <translation>基准：20/100/300 个 token + 并发</translation>
+    </message>
+    <message>
+        <source>Concurrency sweep</source>
+        <translation>并发扫描</translation>
+    </message>
+    <message>
+        <source>Seed + sweep</source>
+        <translation>基准 + 扫描</translation>
+    </message>
+    <message>
+        <source>Suite:</source>
+        <translation>测试套件：</translation>
+    </message>
+    <message>
+        <source>Sequential requests per max_tokens value (20, 100, 300)</source>
+        <translation>每个 max_tokens 值的顺序请求数（20、100、300）</translation>
+    </message>
+    <message>
+        <source>Repetitions:</source>
+        <translation>重复次数：</translation>
+    </message>
+    <message>
+        <source>Parallel requests of the concurrency test (the seed used 5, 20 tokens each)</source>
+        <translation>并发测试的并行请求数（原文使用 5 个，每个 20 个 token）</translation>
+    </message>
+    <message>
+        <source>Parallel:</source>
+        <translation>并发数：</translation>
+    </message>
+    <message>
+        <source>The sweep doubles the parallel requests from 1 up to this</source>
+        <translation>扫描将并行请求数从 1 翻倍直到此值</translation>
+    </message>
+    <message>
+        <source>Sweep up to:</source>
+        <translation>扫描上限：</translation>
+    </message>
+    <message>
+        <source>max_tokens of every sweep request</source>
+        <translation>每个扫描请求的 max_tokens</translation>
+    </message>
+    <message>
+        <source>Sweep tokens:</source>
+        <translation>扫描 token 数：</translation>
+    </message>
+    <message>
+        <source>Requests per target sent first and not counted (connections, caches)</source>
+        <translation>每个目标先发送、不计入结果的请求数（建立连接、预热缓存）</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>&amp;Run benchmark</source>
+        <translation>运行基准测试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Pick targets and a suite, then run.</source>
+        <translation>选择目标和测试套件，然后运行。</translation>
+    </message>
+    <message>
+        <source>Latency: sent → last byte. TTFT: sent → first token. tok/s: completion tokens (from usage) / latency. Effective throughput: all tokens / wall time. P95: nearest rank. Warm-up excluded; failures counted.</source>
+        <translation>延迟：发送 → 最后一个字节。TTFT：发送 → 首个 token。tok/s：完成 token 数（来自 usage）/ 延迟。有效吞吐：全部 token / 总耗时。P95：最近秩法。不含预热；失败计入。</translation>
+    </message>
+    <message>
+        <source>Showing:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>对比：</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>删除此次运行</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Single requests&lt;/b&gt;</source>
+        <translation>&lt;b&gt;单个请求&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Avg latency
+(ms)</source>
+        <translation>平均延迟
+(ms)</translation>
+    </message>
+    <message>
+        <source>Throughput
+(tok/s)</source>
+        <translation>吞吐
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>P95
+(ms)</source>
+        <translation>P95
+(ms)</translation>
+    </message>
+    <message>
+        <source>P50
+(ms)</source>
+        <translation>P50
+(ms)</translation>
+    </message>
+    <message>
+        <source>P99
+(ms)</source>
+        <translation>P99
+(ms)</translation>
+    </message>
+    <message>
+        <source>Avg TTFT
+(ms)</source>
+        <translation>平均 TTFT
+(ms)</translation>
+    </message>
+    <message>
+        <source>Decode
+(tok/s)</source>
+        <translation>解码
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Total time
+(ms)</source>
+        <translation>总耗时
+(ms)</translation>
+    </message>
+    <message>
+        <source>Effective throughput
+(tok/s)</source>
+        <translation>有效吞吐
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>Success rate</source>
+        <translation>成功率</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Concurrency sweep&lt;/b&gt; (plotted on the right)</source>
+        <translation>&lt;b&gt;并发扫描&lt;/b&gt;（绘制在右侧）</translation>
+    </message>
+    <message>
+        <source>Parallel</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>Effective
+(tok/s)</source>
+        <translation>有效
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>Per request
+(tok/s)</source>
+        <translation>单请求
+(tok/s)</translation>
+    </message>
+    <message>
+        <source>Throughput vs. concurrency</source>
+        <translation>吞吐与并发</translation>
+    </message>
+    <message>
+        <source>Latency vs. concurrency</source>
+        <translation>延迟与并发</translation>
+    </message>
+    <message>
+        <source>gateway pool (start the gateway to measure it)</source>
+        <translation>网关池（启动网关后才能测量）</translation>
+    </message>
+    <message>
+        <source>model from /v1/models</source>
+        <translation>来自 /v1/models 的模型</translation>
+    </message>
+    <message>
+        <source>Not an http(s) URL: %1</source>
+        <translation>不是 http(s) URL：%1</translation>
+    </message>
+    <message>
+        <source>Check at least one target.</source>
+        <translation>请至少勾选一个目标。</translation>
+    </message>
+    <message>
+        <source>%v / %m requests</source>
+        <translation>%v / %m 个请求</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 s; what finished is shown and kept.</source>
+        <translation>已在 %1 秒后取消；已完成的结果会显示并保留。</translation>
+    </message>
+    <message>
+        <source>Done in %1 s.</source>
+        <translation>用时 %1 秒完成。</translation>
+    </message>
+    <message>
+        <source>Kept benchmark runs could not be read (%1); new runs replace the file.</source>
+        <translation>无法读取保存的基准测试结果（%1）；新的运行将替换该文件。</translation>
+    </message>
+    <message>
+        <source>Could not keep the run in %1: %2</source>
+        <translation>无法将此次运行保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>(nothing)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>正在运行：%1</translation>
+    </message>
+    <message>
+        <source>(no runs yet)</source>
+        <translation>（尚无运行）</translation>
+    </message>
+    <message>
+        <source>No results yet. On the demo, &lt;i&gt;Seed + sweep&lt;/i&gt; over both nodes and the gateway reproduces the seed article&apos;s tables and adds the saturation curve.</source>
+        <translation>尚无结果。在演示中，对两个节点和网关运行&lt;i&gt;基准 + 扫描&lt;/i&gt;，即可重现原文中的表格，并加上饱和曲线。</translation>
+    </message>
+    <message>
+        <source>%1 — took %2 s</source>
+        <translation>%1 — 用时 %2 秒</translation>
+    </message>
+    <message>
+        <source>Running: %1 — results appear as each test finishes</source>
+        <translation>正在运行：%1 — 每项测试完成后显示结果</translation>
+    </message>
+    <message>
+        <source>compared with %1</source>
+        <translation>与 %1 对比</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Concurrency&lt;/b&gt; (%1 parallel requests × %2 tokens)</source>
+        <translation>&lt;b&gt;并发&lt;/b&gt;（%1 个并行请求 × %2 个 token）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Concurrency&lt;/b&gt;</source>
+        <translation>&lt;b&gt;并发&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> (%1 tokens per request)</source>
+        <translation>（每个请求 %1 个 token）</translation>
+    </message>
+    <message>
+        <source>parallel requests</source>
+        <translation>并行请求数</translation>
+    </message>
+    <message>
+        <source>tokens/s (all requests)</source>
+        <translation>tokens/s（全部请求）</translation>
+    </message>
+    <message>
+        <source>seconds (average)</source>
+        <translation>秒（平均）</translation>
+    </message>
+    <message>
+        <source> — dashed: %1</source>
+        <translation> — 虚线：%1</translation>
+    </message>
+    <message>
+        <source>Throughput vs. concurrency — run a sweep to see where each target saturates</source>
+        <translation>吞吐与并发 — 运行一次扫描，查看各目标在何处饱和</translation>
+    </message>
+    <message>
+        <source>Export benchmark as Markdown</source>
+        <translation>将基准测试导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export benchmark as CSV</source>
+        <translation>将基准测试导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>The shown results are on the clipboard as Markdown.</source>
+        <translation>显示的结果已作为 Markdown 复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>gateway pool (%1 nodes)</source>
+        <translation>网关池（%1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway pool (1 node)</source>
+        <translation>网关池（1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway</source>
+        <translation>网关</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChartsView</name>
+    <message>
+        <source>Window:</source>
+        <translation>时间窗口：</translation>
+    </message>
+    <message>
+        <source>1 minute (1 s points)</source>
+        <translation>1 分钟（每点 1 秒）</translation>
+    </message>
+    <message>
+        <source>15 minutes (5 s averages)</source>
+        <translation>15 分钟（5 秒平均）</translation>
+    </message>
+    <message>
+        <source>1 hour (20 s averages)</source>
+        <translation>1 小时（20 秒平均）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Freeze the charts; samples are still recorded</source>
+        <translation>冻结图表；仍会继续记录采样</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Output tokens/s</source>
+        <translation>输出 tokens/s</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Latency (s)</source>
+        <translation>延迟（秒）</translation>
+    </message>
+    <message>
+        <source>Queue depth</source>
+        <translation>队列深度</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>All nodes</source>
+        <translation>所有节点</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Errors (5xx)</source>
+        <translation>错误 (5xx)</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p95</source>
+        <translation>p95</translation>
+    </message>
+    <message>
+        <source>Time to first token p95</source>
+        <translation>首 token 时间 p95</translation>
+    </message>
+    <message>
+        <source>%1 in flight</source>
+        <translation>%1 个处理中</translation>
+    </message>
+    <message>
+        <source>%1 waiting</source>
+        <translation>%1 个等待中</translation>
+    </message>
+    <message>
+        <source>Paused: samples are still recorded.</source>
+        <translation>已暂停：仍在记录采样。</translation>
+    </message>
+    <message>
+        <source>Export charts as PNG</source>
+        <translation>将图表导出为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Export chart data as CSV</source>
+        <translation>将图表数据导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChatClient</name>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1：%2</translation>
+    </message>
+    <message>
+        <source>Unreadable model list: %1</source>
+        <translation>无法读取的模型列表：%1</translation>
+    </message>
+    <message>
+        <source>The stream reported an error without a message.</source>
+        <translation>流报告了一个错误，但没有附带消息。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the gateway at %1: %2</source>
+        <translation>无法连接 %1 处的网关：%2</translation>
+    </message>
+    <message>
+        <source>The gateway answered HTTP %1 without a message.</source>
+        <translation>网关返回 HTTP %1，但没有附带消息。</translation>
+    </message>
+    <message>
+        <source>The gateway answered HTTP %1 but not with a chat completion%2</source>
+        <translation>网关返回 HTTP %1，但不是对话补全%2</translation>
+    </message>
+    <message>
+        <source>The stream broke off before the reply was complete: %1</source>
+        <translation>回复完成前流已中断：%1</translation>
+    </message>
+    <message>
+        <source>The stream ended before the reply was complete (no finish reason, no [DONE]).</source>
+        <translation>回复完成前流已结束（没有 finish reason，也没有 [DONE]）。</translation>
+    </message>
+    <message>
+        <source>The stream ended before the reply was complete; an event could not be read: %1</source>
+        <translation>回复完成前流已结束；有一个事件无法读取：%1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChatConsole</name>
+    <message>
+        <source>model, or provider/model</source>
+        <translation>模型，或 提供方/模型</translation>
+    </message>
+    <message>
+        <source>A bare model name goes to the pool of nodes serving it (the gateway balances and fails over); &quot;provider/model&quot; pins one node.</source>
+        <translation>单独的模型名会发往提供该模型的节点池（由网关均衡并故障转移）；&quot;提供方/模型&quot; 则固定到一个节点。</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>↻</source>
+        <translation>↻</translation>
+    </message>
+    <message>
+        <source>Ask the gateway for its models again</source>
+        <translation>重新向网关获取模型列表</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Sampling temperature; &quot;default&quot; leaves it to the model</source>
+        <translation>采样温度；&quot;默认&quot; 表示交给模型决定</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>温度(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Upper bound on the reply&apos;s tokens (reasoning included); &quot;default&quot; lets the node decide (the rest of its context)</source>
+        <translation>回复 token 数上限（含推理部分）；&quot;默认&quot; 表示由节点决定（其上下文的剩余部分）</translation>
+    </message>
+    <message>
+        <source>Max t&amp;okens:</source>
+        <translation>最大 token 数(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Ne&amp;w chat</source>
+        <translation>新对话(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Start over: clears the messages, keeps the model and settings</source>
+        <translation>重新开始：清空消息，保留模型和设置</translation>
+    </message>
+    <message>
+        <source>O&amp;pen…</source>
+        <translation>打开(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open a chat saved as JSON (or an OpenAI request body)</source>
+        <translation>打开保存为 JSON 的对话（或 OpenAI 请求体）</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save this chat as JSON: messages, reasoning, settings and each reply&apos;s node and timings</source>
+        <translation>将此对话保存为 JSON：消息、推理内容、设置，以及每条回复的节点和耗时</translation>
+    </message>
+    <message>
+        <source>System prompt (optional), sent first with every turn</source>
+        <translation>系统提示词（可选），每轮都会最先发送</translation>
+    </message>
+    <message>
+        <source>S&amp;ystem:</source>
+        <translation>系统(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>St&amp;art the gateway</source>
+        <translation>启动网关(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Pick a model, type a message and press Ctrl+Enter.
+The reply streams in as the node writes it; the line under it tells which node answered, after how many attempts, and how fast.</source>
+        <translation>选择一个模型，输入消息，然后按 Ctrl+Enter。
+回复会随节点生成实时流入；下方一行显示由哪个节点回答、尝试了几次以及速度。</translation>
+    </message>
+    <message>
+        <source>Message — Ctrl+Enter sends, Esc stops a reply</source>
+        <translation>消息 — Ctrl+Enter 发送，Esc 停止回复</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Send (Ctrl+Enter)</source>
+        <translation>发送 (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc): the request is aborted and the node stops generating</source>
+        <translation>停止回复 (Esc)：请求被中止，节点停止生成</translation>
+    </message>
+    <message>
+        <source>No gateway: the chat console talks to models through the gateway.</source>
+        <translation>没有网关：对话控制台通过网关与模型对话。</translation>
+    </message>
+    <message>
+        <source>The gateway is stopping; replies already streaming finish, new ones cannot start.</source>
+        <translation>网关正在停止；已在流式输出的回复会完成，但无法开始新的回复。</translation>
+    </message>
+    <message>
+        <source>The gateway is off, so there is nothing to chat with. Start it to list its models and send messages; saved chats can still be opened.</source>
+        <translation>网关已关闭，因此无法对话。启动网关即可列出其模型并发送消息；仍可打开已保存的对话。</translation>
+    </message>
+    <message>
+        <source>Gateway at %1</source>
+        <translation>网关地址 %1</translation>
+    </message>
+    <message>
+        <source>cannot list models: %1</source>
+        <translation>无法列出模型：%1</translation>
+    </message>
+    <message>
+        <source>1 model</source>
+        <translation>1 个模型</translation>
+    </message>
+    <message>
+        <source>%1 models</source>
+        <translation>%1 个模型</translation>
+    </message>
+    <message>
+        <source>Gateway off</source>
+        <translation>网关已关闭</translation>
+    </message>
+    <message>
+        <source>The gateway could not start: %1</source>
+        <translation>网关无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Pool: the gateway picks among %1 and fails over</source>
+        <translation>节点池：网关在 %1 中选择并自动故障转移</translation>
+    </message>
+    <message>
+        <source>Pinned: only the node %1 answers, no failover</source>
+        <translation>固定：只有节点 %1 回答，不做故障转移</translation>
+    </message>
+    <message>
+        <source>Pick a model first.</source>
+        <translation>请先选择一个模型。</translation>
+    </message>
+    <message>
+        <source>The previous request is still running.</source>
+        <translation>上一个请求仍在进行中。</translation>
+    </message>
+    <message>
+        <source>The gateway answered HTTP %1: %2</source>
+        <translation>网关返回 HTTP %1：%2</translation>
+    </message>
+    <message>
+        <source>The reply failed mid-stream: %1</source>
+        <translation>回复在流式输出中途失败：%1</translation>
+    </message>
+    <message>
+        <source>Reply copied to the clipboard.</source>
+        <translation>回复已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Save chat</source>
+        <translation>保存对话</translation>
+    </message>
+    <message>
+        <source>chat.json</source>
+        <translation>chat.json</translation>
+    </message>
+    <message>
+        <source>Chats (*.json);;All files (*)</source>
+        <translation>对话 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open chat</source>
+        <translation>打开对话</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::DemoHealthSource</name>
+    <message>
+        <source>Fault mode</source>
+        <translation>故障模式</translation>
+    </message>
+    <message>
+        <source>Faults injected</source>
+        <translation>已注入的故障</translation>
+    </message>
+    <message>
+        <source>Requests received</source>
+        <translation>收到的请求</translation>
+    </message>
+    <message>
+        <source>Client aborts</source>
+        <translation>客户端中止</translation>
+    </message>
+    <message>
+        <source>Open connections</source>
+        <translation>打开的连接</translation>
+    </message>
+    <message>
+        <source>answers inference requests with HTTP 500</source>
+        <translation>对推理请求返回 HTTP 500</translation>
+    </message>
+    <message>
+        <source>accepts requests but never answers (hang)</source>
+        <translation>接受请求但从不回答（挂起）</translation>
+    </message>
+    <message>
+        <source>refuses connections</source>
+        <translation>拒绝连接</translation>
+    </message>
+    <message>
+        <source>cuts streams after a few tokens</source>
+        <translation>在几个 token 后切断流</translation>
+    </message>
+    <message>
+        <source>runs several times slower than normal</source>
+        <translation>运行速度比正常慢数倍</translation>
+    </message>
+    <message>
+        <source>engine dead: requests fail with errors</source>
+        <translation>引擎失效：请求以错误失败</translation>
+    </message>
+    <message>
+        <source>Simulated fault &apos;%1&apos;: the node %2.</source>
+        <translation>模拟故障“%1”：该节点%2。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewayHealthSource</name>
+    <message>
+        <source>Gateway: %1</source>
+        <translation>网关：%1</translation>
+    </message>
+    <message>
+        <source>Answers its health checks.</source>
+        <translation>通过健康检查。</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>Traffic: %1</source>
+        <translation>流量：%1</translation>
+    </message>
+    <message>
+        <source>Check took</source>
+        <translation>检查耗时</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>vLLM version</source>
+        <translation>vLLM 版本</translation>
+    </message>
+    <message>
+        <source>Serves</source>
+        <translation>提供模型</translation>
+    </message>
+    <message>
+        <source>Requests running</source>
+        <translation>运行中的请求</translation>
+    </message>
+    <message>
+        <source>Requests waiting</source>
+        <translation>等待中的请求</translation>
+    </message>
+    <message>
+        <source>KV cache usage</source>
+        <translation>KV cache 使用率</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Prompt tokens (total)</source>
+        <translation>提示 token（累计）</translation>
+    </message>
+    <message>
+        <source>Generation tokens (total)</source>
+        <translation>生成 token（累计）</translation>
+    </message>
+    <message>
+        <source>Requests succeeded (total)</source>
+        <translation>成功的请求（累计）</translation>
+    </message>
+    <message>
+        <source>Preemptions (total)</source>
+        <translation>抢占次数（累计）</translation>
+    </message>
+    <message>
+        <source>/metrics</source>
+        <translation>/metrics</translation>
+    </message>
+    <message>
+        <source>no vLLM gauges</source>
+        <translation>没有 vLLM 指标</translation>
+    </message>
+    <message>
+        <source>Recent time to first token</source>
+        <translation>最近的首 token 时间</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewayIndicator</name>
+    <message>
+        <source>Gateway off</source>
+        <translation>网关已关闭</translation>
+    </message>
+    <message>
+        <source>Gateway draining</source>
+        <translation>网关排空中</translation>
+    </message>
+    <message>
+        <source>Gateway failed to start</source>
+        <translation>网关启动失败</translation>
+    </message>
+    <message>
+        <source>Gateway on</source>
+        <translation>网关已开启</translation>
+    </message>
+    <message>
+        <source>Gateway on, a node is degraded</source>
+        <translation>网关已开启，有节点性能下降</translation>
+    </message>
+    <message>
+        <source>Gateway on, a node is down</source>
+        <translation>网关已开启，有节点宕机</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewayMonitor</name>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::MainWindow</name>
+    <message>
+        <source>Config editor</source>
+        <translation>配置编辑器</translation>
+    </message>
+    <message>
+        <source>Editing the configuration here, as text and as a form validated exactly as the gateway validates it, is not built yet. Until then, edit the JSON file in your editor, check it with switchyard --check-config FILE, and load it with File ▸ Open config (Ctrl+O).</source>
+        <translation>在此以文本和表单两种方式编辑配置（并按网关完全相同的规则校验）的功能尚未完成。在此之前，请在编辑器中编辑 JSON 文件，用 switchyard --check-config FILE 检查，再通过 文件 ▸ 打开配置 (Ctrl+O) 加载。</translation>
+    </message>
+    <message>
+        <source>Switchyard</source>
+        <translation>Switchyard</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes</source>
+        <translation>节点(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>图表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Requests</source>
+        <translation>请求(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Con&amp;fig</source>
+        <translation>配置(&amp;F)</translation>
+    </message>
+    <message>
+        <source>C&amp;hat</source>
+        <translation>对话(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark</source>
+        <translation>基准测试(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open config…</source>
+        <translation>打开配置(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Start the &amp;demo</source>
+        <translation>启动演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Add nodes…</source>
+        <translation>添加节点(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway</source>
+        <translation>网关(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway on</source>
+        <translation>网关已开启(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Switch the gateway on or off (Ctrl+G). Off lets requests in flight finish.</source>
+        <translation>开启或关闭网关 (Ctrl+G)。关闭时，处理中的请求会继续完成。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy gateway URL</source>
+        <translation>复制网关 URL(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter requests</source>
+        <translation>筛选请求(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Switchyard</source>
+        <translation>关于 Switchyard(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Switchyard</source>
+        <translation>关于 Switchyard</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;A control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;内置兼容 OpenAI 网关的控制面板，用于自托管的大模型节点。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <source>Show the panel</source>
+        <translation>显示面板</translation>
+    </message>
+    <message>
+        <source>Config written to %1</source>
+        <translation>配置已写入 %1</translation>
+    </message>
+    <message>
+        <source>The language changes the next time Switchyard starts.</source>
+        <translation>语言将在下次启动 Switchyard 时更改。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 cannot be used&lt;/b&gt; (problems: %2); the running configuration stays.</source>
+        <translation>&lt;b&gt;%1 无法使用&lt;/b&gt;（问题数：%2）；继续使用当前运行的配置。</translation>
+    </message>
+    <message>
+        <source>Open a config file</source>
+        <translation>打开配置文件</translation>
+    </message>
+    <message>
+        <source>Config files (*.json);;All files (*)</source>
+        <translation>配置文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>--listen %1: %2</source>
+        <translation>--listen %1：%2</translation>
+    </message>
+    <message>
+        <source>Switchyard — %1</source>
+        <translation>Switchyard — %1</translation>
+    </message>
+    <message>
+        <source>Current configuration: %1 (providers: %2)</source>
+        <translation>当前配置：%1（提供方：%2 个）</translation>
+    </message>
+    <message>
+        <source>The new listen address cannot be used.</source>
+        <translation>新的监听地址无法使用。</translation>
+    </message>
+    <message>
+        <source>The gateway keeps listening on %1.</source>
+        <translation>网关继续监听 %1。</translation>
+    </message>
+    <message>
+        <source>Configuration applied: %1</source>
+        <translation>配置已应用：%1</translation>
+    </message>
+    <message>
+        <source>Another program is already using this address. Stop it, or pick another port with --listen HOST:PORT or in the config&apos;s &quot;switchyard&quot; section, then switch the gateway on again.</source>
+        <translation>另一个程序已占用此地址。请停止该程序，或通过 --listen HOST:PORT 或配置中的 &quot;switchyard&quot; 部分换一个端口，然后重新开启网关。</translation>
+    </message>
+    <message>
+        <source>Ports below 1024 need extra privileges: pick a port above 1024.</source>
+        <translation>1024 以下的端口需要额外权限：请选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+        <source>Fix the listen address, then switch the gateway on again.</source>
+        <translation>请修正监听地址，然后重新开启网关。</translation>
+    </message>
+    <message>
+        <source>The gateway could not start.</source>
+        <translation>网关无法启动。</translation>
+    </message>
+    <message>
+        <source>The panel keeps working meanwhile.</source>
+        <translation>在此期间面板仍可正常使用。</translation>
+    </message>
+    <message>
+        <source>The gateway could not start: %1</source>
+        <translation>网关无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Gateway draining…</source>
+        <translation>网关排空中…</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway off</source>
+        <translation>网关已关闭(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Switchyard: %1</source>
+        <translation>Switchyard：%1</translation>
+    </message>
+    <message>
+        <source>Nodes: %1, down: %2, degraded: %3</source>
+        <translation>节点：%1，宕机：%2，性能下降：%3</translation>
+    </message>
+    <message>
+        <source>A node is down.</source>
+        <translation>有节点宕机。</translation>
+    </message>
+    <message>
+        <source>%1 req/s · %2 errors/s · %3 tokens/s · %4 in flight</source>
+        <translation>%1 请求/秒 · %2 错误/秒 · %3 tokens/s · %4 个处理中</translation>
+    </message>
+    <message>
+        <source>Quit Switchyard</source>
+        <translation>退出 Switchyard</translation>
+    </message>
+    <message>
+        <source>Requests in flight through the gateway: %1.</source>
+        <translation>正在经由网关处理的请求：%1 个。</translation>
+    </message>
+    <message>
+        <source>Let them finish (up to %1 s), or cut them now?</source>
+        <translation>让它们完成（最多 %1 秒），还是立即中断？</translation>
+    </message>
+    <message>
+        <source>Let them finish, then quit</source>
+        <translation>等它们完成后退出</translation>
+    </message>
+    <message>
+        <source>Quit now</source>
+        <translation>立即退出</translation>
+    </message>
+    <message>
+        <source>Letting the requests in flight (%1) finish before quitting…</source>
+        <translation>正在等待处理中的请求（%1 个）完成后退出…</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::MessageWidget</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Show or hide the model&apos;s reasoning (reasoning_content). It is not sent back with the next turn.</source>
+        <translation>显示或隐藏模型的推理过程 (reasoning_content)。下一轮不会将其发回。</translation>
+    </message>
+    <message>
+        <source>Node: who served the reply (X-Switchyard-Node). Attempts: nodes tried, 1 = no failover. First token: request sent → first token. tok/s: output tokens over the time after the first token. In/out: prompt and completion tokens as the node counted them (≈: counted from the stream). Total: request sent → reply ended.</source>
+        <translation>节点：提供此回复的节点 (X-Switchyard-Node)。尝试：尝试过的节点数，1 表示没有故障转移。首 token：发送请求 → 首个 token。tok/s：首个 token 之后的输出 token 速率。输入/输出：节点统计的提示和补全 token 数（≈：根据流统计）。总计：发送请求 → 回复结束。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy this reply (as Markdown) to the clipboard</source>
+        <translation>将此回复（Markdown 格式）复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>%1 — answering…</source>
+        <translation>%1 — 正在回答…</translation>
+    </message>
+    <message>
+        <source>Reasoning…</source>
+        <translation>推理中…</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <source>The model returned an empty reply (finish reason: %1).</source>
+        <translation>模型返回了空回复（finish reason：%1）。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The model spent every token reasoning and gave no answer (finish reason: %1). Raise Max tokens.</source>
+        <translation>模型把所有 token 都用于推理，没有给出回答（finish reason：%1）。请调高最大 token 数。</translation>
+    </message>
+    <message>
+        <source>Stopped before the first token.</source>
+        <translation>在首个 token 之前已停止。</translation>
+    </message>
+    <message>
+        <source>Waiting for the first token…</source>
+        <translation>正在等待首个 token…</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>1 attempt</source>
+        <translation>1 次尝试</translation>
+    </message>
+    <message>
+        <source>%1 attempts</source>
+        <translation>%1 次尝试</translation>
+    </message>
+    <message>
+        <source>first token %1</source>
+        <translation>首 token %1</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 tok/s</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>%1 in / %2 out tokens</source>
+        <translation>输入 %1 / 输出 %2 个 token</translation>
+    </message>
+    <message>
+        <source>total %1</source>
+        <translation>总计 %1</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>cut at max tokens</source>
+        <translation>达到最大 token 数被截断</translation>
+    </message>
+    <message>
+        <source>finish reason %1</source>
+        <translation>finish reason %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::NodeState</name>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Healthy</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>Degraded</source>
+        <translation>性能下降</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>宕机</translation>
+    </message>
+    <message>
+        <source>Recovering</source>
+        <translation>恢复中</translation>
+    </message>
+    <message>
+        <source>Draining</source>
+        <translation>排空中</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::NodesConfig</name>
+    <message>
+        <source>Enter at least one node&apos;s base URL, such as http://192.168.1.10:8000.</source>
+        <translation>请至少输入一个节点的基础 URL，例如 http://192.168.1.10:8000。</translation>
+    </message>
+    <message>
+        <source>%1 is not an http:// or https:// URL with a host.</source>
+        <translation>%1 不是带主机名的 http:// 或 https:// URL。</translation>
+    </message>
+    <message>
+        <source>Enter the model the nodes serve, as their /v1/models lists it.</source>
+        <translation>请输入节点提供的模型，与其 /v1/models 列出的名称一致。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::NodesModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 failed attempts/s over the last %2 s</source>
+        <translation>最近 %2 秒内每秒失败的尝试：%1</translation>
+    </message>
+    <message>
+        <source>The last reading before the node went down</source>
+        <translation>节点宕机前的最后一次读数</translation>
+    </message>
+    <message>
+        <source>p50 %1, p95 %2; time to first token p95 %3</source>
+        <translation>p50 %1，p95 %2；首 token 时间 p95 %3</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Run / wait</source>
+        <translation>运行 / 等待</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV cache</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>p95 latency</source>
+        <translation>p95 延迟</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Last check</source>
+        <translation>上次检查</translation>
+    </message>
+    <message>
+        <source>The gateway&apos;s verdict from its health checks and from real traffic. Hover a row for the reason.</source>
+        <translation>网关根据健康检查和真实流量得出的判断。将鼠标悬停在某行上可查看原因。</translation>
+    </message>
+    <message>
+        <source>Requests the gateway has open on this node</source>
+        <translation>网关在此节点上尚未完成的请求</translation>
+    </message>
+    <message>
+        <source>Requests running / waiting in the vLLM scheduler (from the node&apos;s metrics)</source>
+        <translation>vLLM 调度器中运行 / 等待的请求（来自节点的指标）</translation>
+    </message>
+    <message>
+        <source>vLLM KV-cache usage (from the node&apos;s /metrics)</source>
+        <translation>vLLM KV cache 使用率（来自节点的 /metrics）</translation>
+    </message>
+    <message>
+        <source>Completion tokens per second over the last %1 s</source>
+        <translation>最近 %1 秒内每秒的补全 token 数</translation>
+    </message>
+    <message>
+        <source>Attempts sent to the node per second over the last %1 s</source>
+        <translation>最近 %1 秒内每秒发往该节点的尝试次数</translation>
+    </message>
+    <message>
+        <source>95th percentile of end-to-end time of successful requests, last %1 s</source>
+        <translation>最近 %1 秒内成功请求端到端耗时的第 95 百分位</translation>
+    </message>
+    <message>
+        <source>Failed share of the attempts finished in the last %1 s</source>
+        <translation>最近 %1 秒内已完成尝试中失败的比例</translation>
+    </message>
+    <message>
+        <source>When the gateway last checked the node</source>
+        <translation>网关上次检查该节点的时间</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::NodesView</name>
+    <message>
+        <source>Select a node to see its state, recent errors and metrics.</source>
+        <translation>选择一个节点，查看其状态、最近的错误和指标。</translation>
+    </message>
+    <message>
+        <source>No nodes configured</source>
+        <translation>未配置节点</translation>
+    </message>
+    <message>
+        <source>Open a Bifrost-compatible config file with your vLLM nodes, or start the built-in demo: two simulated vLLM nodes (vllm-server1 and vllm-server2 serving nemotron-3-super) behind the gateway, to see the panel at work.</source>
+        <translation>打开一个列出你的 vLLM 节点、兼容 Bifrost 的配置文件，或启动内置演示：网关后面的两个模拟 vLLM 节点（vllm-server1 和 vllm-server2，提供 nemotron-3-super），看看面板如何工作。</translation>
+    </message>
+    <message>
+        <source>Start the demo</source>
+        <translation>启动演示</translation>
+    </message>
+    <message>
+        <source>Open a config file…</source>
+        <translation>打开配置文件…</translation>
+    </message>
+    <message>
+        <source>Add my nodes…</source>
+        <translation>添加我的节点…</translation>
+    </message>
+    <message>
+        <source>Gateway traffic</source>
+        <translation>网关流量</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>Answered / failed</source>
+        <translation>已回答 / 失败</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation>输入 / 输出 token</translation>
+    </message>
+    <message>
+        <source>Latency p50 / p95</source>
+        <translation>延迟 p50 / p95</translation>
+    </message>
+    <message>
+        <source>Time to first token p95</source>
+        <translation>首 token 时间 p95</translation>
+    </message>
+    <message>
+        <source>Last health check</source>
+        <translation>上次健康检查</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>checked at %1</source>
+        <translation>检查于 %1</translation>
+    </message>
+    <message>
+        <source>Simulated node</source>
+        <translation>模拟节点</translation>
+    </message>
+    <message>
+        <source>Recent errors</source>
+        <translation>最近的错误</translation>
+    </message>
+    <message>
+        <source>None recorded.</source>
+        <translation>没有记录。</translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无消息）</translation>
+    </message>
+    <message>
+        <source>&amp;Enable</source>
+        <translation>启用(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Drain</source>
+        <translation>排空(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Send new requests to this node again</source>
+        <translation>重新向此节点发送新请求</translation>
+    </message>
+    <message>
+        <source>Send no new requests to this node; requests in flight finish</source>
+        <translation>不再向此节点发送新请求；处理中的请求会继续完成</translation>
+    </message>
+    <message>
+        <source>&amp;Probe now</source>
+        <translation>立即探测(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Run the node&apos;s health checks now instead of at the next interval</source>
+        <translation>立即运行该节点的健康检查，而不是等到下一个周期</translation>
+    </message>
+    <message>
+        <source>&amp;Copy base URL</source>
+        <translation>复制基础 URL(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open in c&amp;hat</source>
+        <translation>在对话中打开(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Chat with this node&apos;s model, pinned to this node</source>
+        <translation>与此节点的模型对话，固定到此节点</translation>
+    </message>
+    <message>
+        <source>Simulated &amp;fault</source>
+        <translation>模拟故障(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Healthy (no fault)</source>
+        <translation>健康（无故障）</translation>
+    </message>
+    <message>
+        <source>Slow (4× slower)</source>
+        <translation>缓慢（慢 4 倍）</translation>
+    </message>
+    <message>
+        <source>Answer with HTTP 500</source>
+        <translation>返回 HTTP 500</translation>
+    </message>
+    <message>
+        <source>Cut streams after a few tokens</source>
+        <translation>几个 token 后切断流</translation>
+    </message>
+    <message>
+        <source>Hang (accept, never answer)</source>
+        <translation>挂起（接受连接，但从不回答）</translation>
+    </message>
+    <message>
+        <source>Refuse connections</source>
+        <translation>拒绝连接</translation>
+    </message>
+    <message>
+        <source>Engine dead</source>
+        <translation>引擎失效</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::RequestsModel</name>
+    <message>
+        <source> (stream)</source>
+        <translation>（流式）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Tokens in → out</source>
+        <translation>输入 → 输出 token</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Request: %1 %2</source>
+        <translation>请求：%1 %2</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Streaming: %1</source>
+        <translation>流式：%1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Answered by: %1 (attempts: %2)</source>
+        <translation>回答者：%1（尝试：%2 次）</translation>
+    </message>
+    <message>
+        <source>the gateway itself</source>
+        <translation>网关自身</translation>
+    </message>
+    <message>
+        <source>Status: %1</source>
+        <translation>状态：%1</translation>
+    </message>
+    <message>
+        <source>none (no response was sent)</source>
+        <translation>无（未发送响应）</translation>
+    </message>
+    <message>
+        <source>Started: %1</source>
+        <translation>开始：%1</translation>
+    </message>
+    <message>
+        <source>Time to first token: %1</source>
+        <translation>首 token 时间：%1</translation>
+    </message>
+    <message>
+        <source>Duration: %1</source>
+        <translation>耗时：%1</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>结束：%1</translation>
+    </message>
+    <message>
+        <source>Prompt tokens: %1</source>
+        <translation>提示 token：%1</translation>
+    </message>
+    <message>
+        <source>Completion tokens: %1</source>
+        <translation>补全 token：%1</translation>
+    </message>
+    <message>
+        <source>Generation speed: %1 tokens/s</source>
+        <translation>生成速度：%1 tokens/s</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::RequestsView</name>
+    <message>
+        <source>&amp;Failures only</source>
+        <translation>仅显示失败(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Capture &amp;bodies</source>
+        <translation>记录请求体(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Filter by model, node, path, status or error</source>
+        <translation>按模型、节点、路径、状态或错误筛选</translation>
+    </message>
+    <message>
+        <source>Recording request and response bodies (with secrets masked) needs support in the gateway that is not there yet; only the request line, routing and timing are recorded.</source>
+        <translation>记录请求和响应体（并屏蔽密钥）需要网关的支持，目前尚未实现；现在只记录请求行、路由和耗时。</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>清空(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Select a request to see its routing, status, timing and tokens.</source>
+        <translation>选择一个请求，查看其路由、状态、耗时和 token。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 shown (the last %3 are kept)</source>
+        <translation>显示 %1 / %2 条（保留最近 %3 条）</translation>
+    </message>
+    <message>
+        <source>%1 skipped under load</source>
+        <translation>负载过高时跳过了 %1 条</translation>
+    </message>
+    <message>
+        <source>Headers and bodies are not recorded by the gateway yet; when they are, secrets (Authorization, API keys) will be shown masked.</source>
+        <translation>网关目前尚不记录请求头和请求体；实现后，密钥（Authorization、API 密钥）将以屏蔽形式显示。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The language applies the next time Switchyard starts.</source>
+        <translation>语言将在下次启动 Switchyard 时生效。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Restart Switchyard&lt;/b&gt; to switch the language.</source>
+        <translation>&lt;b&gt;重新启动 Switchyard&lt;/b&gt; 以切换语言。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::TrafficHealthSource</name>
+    <message>
+        <source>In flight: %1; none finished in the last %2 s.</source>
+        <translation>处理中：%1；最近 %2 秒内没有完成的请求。</translation>
+    </message>
+    <message>
+        <source>No traffic yet.</source>
+        <translation>尚无流量。</translation>
+    </message>
+    <message>
+        <source>No requests finished in the last %1 s.</source>
+        <translation>最近 %1 秒内没有完成的请求。</translation>
+    </message>
+    <message>
+        <source>Attempts in the last %1 s: %2, all failed.</source>
+        <translation>最近 %1 秒内的尝试：%2 次，全部失败。</translation>
+    </message>
+    <message>
+        <source>Attempts in the last %1 s: %2, of which %3 failed.</source>
+        <translation>最近 %1 秒内的尝试：%2 次，其中 %3 次失败。</translation>
+    </message>
+    <message>
+        <source>Attempts in the last %1 s: %2, all answered.</source>
+        <translation>最近 %1 秒内的尝试：%2 次，全部已回答。</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>最近的错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::WelcomeDialog</name>
+    <message>
+        <source>Welcome to Switchyard</source>
+        <translation>欢迎使用 Switchyard</translation>
+    </message>
+    <message>
+        <source>Switchyard puts one OpenAI-compatible endpoint in front of your LLM nodes and shows how each of them is doing. How would you like to start?</source>
+        <translation>Switchyard 在你的大模型节点前提供一个兼容 OpenAI 的统一端点，并显示每个节点的运行状况。你想如何开始？</translation>
+    </message>
+    <message>
+        <source>Start the demo</source>
+        <translation>启动演示</translation>
+    </message>
+    <message>
+        <source>Two simulated vLLM nodes behind the gateway, to see the panel at work. Nothing leaves this computer.</source>
+        <translation>网关后面的两个模拟 vLLM 节点，看看面板如何工作。不会有任何数据离开这台电脑。</translation>
+    </message>
+    <message>
+        <source>Open my config…</source>
+        <translation>打开我的配置…</translation>
+    </message>
+    <message>
+        <source>A Bifrost-compatible JSON file that lists your providers.</source>
+        <translation>一个列出你的提供方、兼容 Bifrost 的 JSON 文件。</translation>
+    </message>
+    <message>
+        <source>Add my nodes</source>
+        <translation>添加我的节点</translation>
+    </message>
+    <message>
+        <source>Enter your nodes&apos; base URLs and the model they serve; Switchyard writes the config file for you.</source>
+        <translation>输入节点的基础 URL 和它们提供的模型；Switchyard 会为你写好配置文件。</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>One line per node: the base URL its OpenAI-compatible server listens on (for vLLM, the host and --port). Requests for the model are balanced over all of them, equally weighted; edit the file later for weights, timeouts and more.</source>
+        <translation>每行一个节点：其兼容 OpenAI 的服务器所监听的基础 URL（对 vLLM 而言，即主机和 --port）。该模型的请求会在所有节点间按相同权重均衡；之后可编辑该文件来设置权重、超时等。</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Node &amp;URLs:</source>
+        <translation>节点 URL(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Nodes&apos; API &amp;key:</source>
+        <translation>节点 API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Gateway &amp;listens on:</source>
+        <translation>网关监听地址(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Create and open</source>
+        <translation>创建并打开</translation>
+    </message>
+    <message>
+        <source>Saved as %1</source>
+        <translation>保存为 %1</translation>
+    </message>
+</context>
+</TS>
