@@ -2,6 +2,7 @@
 
 #include "health/healthprober.h"
 #include "server/listener.h"
+#include "config/configloader.h"
 #include "proxy/configupdateexchange.h"
 #include "server/worker.h"
 
@@ -146,6 +147,11 @@ Expected<QString, QString> Gateway::start()
 
 server::Listener *Gateway::listenOn(const config::GatewaySettings &s, QString *error, quint16 *port, QString *url)
 {
+    // Checked here too, not only in the loader: --listen and the panel's overrides come this way.
+    if (const QString why = config::exposureProblem(s); !why.isEmpty()) {
+        *error = u"Refusing to listen: "_s % why;
+        return nullptr;
+    }
     QHostAddress address;
     if (s.listenHost == u"localhost")
         address = QHostAddress(QHostAddress::LocalHost);

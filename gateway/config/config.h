@@ -93,6 +93,9 @@ struct GatewaySettings
     RoutingStrategy defaultStrategy = RoutingStrategy::WeightedRoundRobin;
     QMap<QString, RoutingStrategy> strategyByModel;
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>
+    // Listening beyond loopback without api_keys is refused unless this is set (docs/SECURITY.md).
+    bool allowUnauthenticatedNetworkAccess = false;
+    QStringList corsOrigins;             // browser origins allowed to call the gateway; "*" = any; empty = CORS off
 };
 
 struct GatewayConfig

@@ -28,6 +28,24 @@ QString ConfigProblem::toString() const
     return path + u": "_s + message;
 }
 
+bool isLoopbackHost(const QString &host)
+{
+    if (host.compare(u"localhost"_s, Qt::CaseInsensitive) == 0)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+QString exposureProblem(const GatewaySettings &settings)
+{
+    if (isLoopbackHost(settings.listenHost) || !settings.apiKeys.isEmpty() || settings.allowUnauthenticatedNetworkAccess)
+        return {};
+    return u"listening on "_s + settings.listenHost
+           + u" makes the gateway reachable from the network, and anyone who reaches it could use your nodes: "
+             "set switchyard.api_keys (clients then send Authorization: Bearer <key>), or set "
+             "switchyard.allow_unauthenticated_network_access to true to accept that"_s;
+}
+
 EnvLookup processEnvironment()
 {
     return [](const QString &name) -> std::optional<QString> {
@@ -306,7 +324,9 @@ const QStringList &settingsFields()
                                        u"ejection_error_rate_min_requests"_s,
                                        u"ejection_error_rate_window_ms"_s,
                                        u"routing"_s,
-                                       u"api_keys"_s};
+                                       u"api_keys"_s,
+                                       u"allow_unauthenticated_network_access"_s,
+                                       u"cors_origins"_s};
     return fields;
 }
 
@@ -851,7 +871,37 @@ private:
                     s.apiKeys.append(*resolved);
             }
         }
+        if (const auto allow = boolean(v, path, "allow_unauthenticated_network_access"))
+            s.allowUnauthenticatedNetworkAccess = *allow;
+        const QString corsPath = memberPath(path, "cors_origins");
+        if (const Json *origins = get(v, path, "cors_origins", Kind::Array)) {
+            for (std::size_t i = 0; i < origins->size(); ++i) {
+                const QString oPath = indexPath(corsPath, i);
+                const Json &o = (*origins)[i];
+                if (!o.is_string()) {
+                    failType(oPath, Kind::String, o);
+                    continue;
+                }
+                const QString origin = fromStd(o.get_ref<const std::string &>());
+                const QUrl url(origin, QUrl::StrictMode);
+                const bool valid = origin == u"*"_s
+                                   || (url.isValid() && (url.scheme() == u"http"_s || url.scheme() == u"https"_s)
+                                       && !url.host().isEmpty() && url.path().isEmpty() && !url.hasQuery()
+                                       && !url.hasFragment() && url.userInfo().isEmpty());
+                if (valid)
+                    s.corsOrigins.append(origin);
+                else
+                    fail(oPath, quoted(origin) + u" is not an origin; write \"https://host[:port]\" (no path) or \"*\""_s);
+            }
+        }
+        if (const QString why = exposureProblem(s); !why.isEmpty() && !hasProblemAt(memberPath(path, "listen")))
+            fail(memberPath(path, "listen"), why);
         return s;
+    }
+
+    bool hasProblemAt(const QString &p) const
+    {
+        return std::any_of(m_problems.cbegin(), m_problems.cend(), [&](const ConfigProblem &x) { return x.path == p; });
     }
 
     const EnvLookup &m_env;

@@ -62,4 +62,10 @@ struct ListenAddress
 };
 Expected<ListenAddress, QString> parseListenAddress(const QString &text);
 
+// True for 127.0.0.0/8, ::1 and "localhost": addresses only this machine can reach.
+bool isLoopbackHost(const QString &host);
+// Safe default: a gateway reachable from the network must ask for an API key. Returns why the
+// settings are refused (listening beyond loopback with no api_keys and no explicit opt-out), or empty.
+QString exposureProblem(const GatewaySettings &settings);
+
 } // namespace switchyard::config

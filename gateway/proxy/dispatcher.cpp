@@ -2,6 +2,7 @@
 
 #include "http/jsonbodyscanner.h"
 #include "proxy/configupdateexchange.h"
+#include "proxy/cors.h"
 #include "proxy/openaierror.h"
 #include "proxy/statusapi.h"
 
@@ -85,6 +86,10 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
     const routing::RoutingTable &table = *context.table;
     const QByteArrayView path = request.path;
 
+    if (auto preflight = corsPreflight(request, table.config().settings)) {
+        d.local = std::move(*preflight);
+        return d;
+    }
     if (path == "/health" && (request.method == "GET" || request.method == "HEAD")) {
         d.local = jsonResponse(200, {{"status", "ok"}});
         return d;

@@ -2,6 +2,7 @@
 
 #include "proxy/dispatcher.h"
 #include "proxy/openaierror.h"
+#include "proxy/cors.h"
 #include "proxy/proxyexchange.h"
 
 #include <QDateTime>
@@ -126,6 +127,7 @@ void ClientConnection::handleRequest(http::Request request)
     ctx.stats = m_ctx->stats;
     ctx.updateConfig = m_ctx->updateConfig;
     request.fromLoopback = m_socket->peerAddress().isLoopback();
+    m_corsHeaders = proxy::corsHeaders(request, m_ctx->settings());
     stats::GatewayStats *stats = m_ctx->stats;
     auto logger = m_ctx->requestLogger;
     ctx.onFinished = [stats, logger](const stats::RequestRecord &r) {
@@ -190,6 +192,7 @@ void ClientConnection::sendLocal(int status, const QByteArray &headerLines, cons
 void ClientConnection::failParse(int status, const QByteArray &message)
 {
     // After a framing error the byte stream cannot be trusted: answer and close.
+    m_corsHeaders.clear();
     m_keepAlive = false;
     m_closeAfterResponse = true;
     m_http10 = false;
@@ -211,6 +214,7 @@ void ClientConnection::sendResponseHead(int status, const QByteArray &headerLine
     head.reserve(192 + headerLines.size());
     head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + http::reasonPhrase(status) + "\r\nServer: switchyard\r\n";
     head += headerLines;
+    head += m_corsHeaders;
     m_chunkedOut = false;
     if (contentLength >= 0) {
         head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";

@@ -69,6 +69,7 @@ private:
     http::RequestParser m_parser;
     QByteArray m_in;
     std::unique_ptr<proxy::Exchange> m_exchange;
+    QByteArray m_corsHeaders; // for every response to the current request (proxy/cors.h)
     bool m_respondingLocally = false;
     bool m_keepAlive = true;       // of the request being answered
     bool m_http10 = false;

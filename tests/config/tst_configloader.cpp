@@ -500,6 +500,10 @@ private slots:
             u"switchyard.ejection_error_rate"_s, u"must be between 0 (off) and 1"_s);
         row("error rate window too long", "/switchyard", "{\"ejection_error_rate_window_ms\": 120000}",
             u"switchyard.ejection_error_rate_window_ms"_s, u"must be between 1000 and 60000"_s);
+        row("network listen without keys", "/switchyard", "{\"listen\": \"0.0.0.0:8080\"}",
+            u"switchyard.listen"_s, u"reachable from the network"_s);
+        row("cors origin with path", "/switchyard", "{\"cors_origins\": [\"http://a.example/x\"]}",
+            u"switchyard.cors_origins[0]"_s, u"is not an origin"_s);
         row("routing wrong type", "/switchyard", "{\"routing\": \"load_aware\"}", u"switchyard.routing"_s,
             u"must be an object"_s);
         row("routing unknown field", "/switchyard", "{\"routing\": {\"default_strategi\": \"load_aware\"}}",
@@ -723,7 +727,7 @@ private slots:
         j["providers"]["p1"]["network_config"]["retry_backoff_max"] = "2s";
         j["providers"]["p1"]["network_config"]["extra_headers"] = {{"X-Z", "1"}, {"X-A", "2"}};
         j["providers"]["p1"]["unknown_bifrost_field"] = {1, 2.5, "x"};
-        j["switchyard"] = {{"listen", "0.0.0.0:1234"}, {"routing", {{"default_strategy", "load_aware"}}}};
+        j["switchyard"] = {{"listen", "127.0.0.1:1234"}, {"routing", {{"default_strategy", "load_aware"}}}};
         j["governance"] = {{"virtual_keys", Json::array()}};
         const QByteArray original = dump(j);
 
