@@ -1,12 +1,12 @@
 // The config editor, offscreen: validation messages placed in the text, the form writing into the text as
 // one undoable step, Apply changing a real gateway's routing (traffic over loopback to simulated nodes),
 // atomic save with a backup, changes on disk noticed, and unsaved edits never dropped without asking.
+#include "common/testhttpclient.h"
 #include "config/codeeditor.h"
 #include "config/configeditor.h"
 #include "config/configform.h"
 #include "config/jsonedit.h"
 #include "config/jsontextindex.h"
-#include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
 #include "mainwindow.h"
 
@@ -60,7 +60,8 @@ QString configFor(const QList<QPair<QString, QString>> &providers, const QString
                      u"-key\", \"value\": \"dummy\", \"models\": [\"m1\"], \"weight\": 1}],\n"_s +
                      u"      \"network_config\": {\"base_url\": \""_s + url +
                      u"\", \"default_request_timeout_in_seconds\": 10},\n"_s +
-                     u"      \"custom_provider_config\": {\"base_provider_type\": \"openai\"}\n"_s + u"    }"_s;
+                     u"      \"custom_provider_config\": {\"base_provider_type\": \"openai\"}\n"_s +
+                     u"    }"_s;
     }
     return u"{\n  \"providers\": {\n"_s + parts.join(u",\n"_s) + u"\n  }"_s + extra + u"\n}\n"_s;
 }
@@ -130,13 +131,15 @@ private slots:
 
     void indexFindsLoaderPaths()
     {
-        const QString text = u"{\"providers\": {\"my.provider\": {\"keys\": [{\"name\": \"k\", \"weight\": -1}]},"
-                             " \"p\": {\"keys\": []}}, \"x\": [1, true, null, \"s\\u00e9\"]}"_s;
+        const QString text =
+            u"{\"providers\": {\"my.provider\": {\"keys\": [{\"name\": \"k\", \"weight\": -1}]},"
+            " \"p\": {\"keys\": []}}, \"x\": [1, true, null, \"s\\u00e9\"]}"_s;
         const JsonTextIndex index = JsonTextIndex::build(text);
         QVERIFY(index.isComplete());
         const int w = index.find(u"providers[\"my.provider\"].keys[0].weight");
         QVERIFY(w >= 0);
-        QCOMPARE(QStringView(text).sliced(index.node(w).start, index.node(w).end - index.node(w).start), u"-1");
+        QCOMPARE(QStringView(text).sliced(index.node(w).start, index.node(w).end - index.node(w).start),
+                 u"-1");
         QCOMPARE(index.node(w).number, -1.0);
         QCOMPARE(formatJsonPath(index.pathOf(w)), u"providers[\"my.provider\"].keys[0].weight"_s);
         QCOMPARE(index.node(index.find(u"x[3]")).string, u"s\u00e9"_s);
@@ -155,17 +158,19 @@ private slots:
     {
         const QString seed = seedText();
         // Set an existing value: only that value changes.
-        auto set = applyEdits(seed, {JsonEdit::set(*parseJsonPath(u"providers.vllm-server1.keys[0].weight"), u"3"_s)});
+        auto set = applyEdits(
+            seed, {JsonEdit::set(*parseJsonPath(u"providers.vllm-server1.keys[0].weight"), u"3"_s)});
         QVERIFY(set);
         QCOMPARE(set->size(), seed.size());
         QCOMPARE(set->count(u"\"weight\": 3"_s), 1);
         QCOMPARE(QString(*set).replace(u"\"weight\": 3"_s, u"\"weight\": 1"_s), seed);
 
         // Set a missing member with missing objects on the way: added in the neighbours' indentation.
-        auto routing = applyEdits(
-            seed, {JsonEdit::set(*parseJsonPath(u"switchyard.routing.default_strategy"), u"\"load_aware\""_s)});
+        auto routing = applyEdits(seed, {JsonEdit::set(*parseJsonPath(u"switchyard.routing.default_strategy"),
+                                                       u"\"load_aware\""_s)});
         QVERIFY(routing);
-        QVERIFY2(routing->contains(u"  },\n  \"switchyard\": {\"routing\": {\"default_strategy\": \"load_aware\"}}\n}"_s),
+        QVERIFY2(routing->contains(
+                     u"  },\n  \"switchyard\": {\"routing\": {\"default_strategy\": \"load_aware\"}}\n}"_s),
                  qPrintable(*routing));
         auto parsed = config::parseConfig(routing->toUtf8());
         QVERIFY(parsed);
@@ -178,7 +183,8 @@ private slots:
         QVERIFY(parsed);
         QCOMPARE(parsed->providers.size(), size_t(1));
         QCOMPARE(parsed->providers[0].name, u"vllm-server2"_s);
-        auto renamed = applyEdits(seed, {JsonEdit::rename(*parseJsonPath(u"providers.vllm-server2"), u"gpu-b"_s)});
+        auto renamed =
+            applyEdits(seed, {JsonEdit::rename(*parseJsonPath(u"providers.vllm-server2"), u"gpu-b"_s)});
         QVERIFY(renamed && config::parseConfig(renamed->toUtf8())->provider(u"gpu-b"_s));
         auto appended = applyEdits(seed, {JsonEdit::append(*parseJsonPath(u"providers.vllm-server1.keys"),
                                                            u"{\"name\": \"k2\", \"weight\": 2}"_s)});
@@ -188,8 +194,8 @@ private slots:
         QCOMPARE(parsed->provider(u"vllm-server1"_s)->keys.size(), size_t(2));
         QCOMPARE(parsed->provider(u"vllm-server1"_s)->keys[1].weight, 2.0);
         // A multi-line value lands indented like its neighbours.
-        auto added = applyEdits(seed, {JsonEdit::set(*parseJsonPath(u"providers.n3"),
-                                                     u"{\n  \"keys\": [],\n  \"x\": 1\n}"_s)});
+        auto added = applyEdits(
+            seed, {JsonEdit::set(*parseJsonPath(u"providers.n3"), u"{\n  \"keys\": [],\n  \"x\": 1\n}"_s)});
         QVERIFY(added);
         QVERIFY2(added->contains(u"    },\n    \"n3\": {\n      \"keys\": [],\n      \"x\": 1\n    }\n  }"_s),
                  qPrintable(*added));
@@ -202,7 +208,8 @@ private slots:
     void syntaxErrorHasLineAndColumn()
     {
         QString text = seedText();
-        text.replace(u"\"max_retries\": 2\n      },\n      \"custom"_s, u"\"max_retries\": 2,\n      },\n      \"custom"_s);
+        text.replace(u"\"max_retries\": 2\n      },\n      \"custom"_s,
+                     u"\"max_retries\": 2,\n      },\n      \"custom"_s);
         auto e = newEditor(text);
         QVERIFY(!e->isValid());
         QCOMPARE(e->problems().size(), 1);
@@ -238,30 +245,32 @@ private slots:
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("message");
-        QTest::addColumn<QString>("lineOf"); // the problem is placed on the line holding this (after the edit)
+        QTest::addColumn<QString>(
+            "lineOf"); // the problem is placed on the line holding this (after the edit)
 
         QTest::newRow("unknown provider type")
             << u"\"base_provider_type\": \"openai\""_s << u"\"base_provider_type\": \"anthropic\""_s
             << u"providers.vllm-server1.custom_provider_config.base_provider_type"_s
             << u"unsupported base_provider_type \"anthropic\""_s << u"\"anthropic\""_s;
-        QTest::newRow("weight below 0") << u"\"s1-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": 1"_s
-                                        << u"\"s1-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": -1"_s
-                                        << u"providers.vllm-server1.keys[0].weight"_s
-                                        << u"must be 0 or more (got -1)"_s << u"-1"_s;
-        QTest::newRow("missing base URL") << u"        \"base_url\": \"http://192.168.200.102:8030\",\n"_s << QString()
-                                          << u"providers.vllm-server2.network_config.base_url"_s
-                                          << u"is required"_s << u"\"network_config\": {\n        \"default_request_timeout_in_seconds\""_s;
+        QTest::newRow("weight below 0")
+            << u"\"s1-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": 1"_s
+            << u"\"s1-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": -1"_s
+            << u"providers.vllm-server1.keys[0].weight"_s << u"must be 0 or more (got -1)"_s << u"-1"_s;
+        QTest::newRow("missing base URL")
+            << u"        \"base_url\": \"http://192.168.200.102:8030\",\n"_s << QString()
+            << u"providers.vllm-server2.network_config.base_url"_s << u"is required"_s
+            << u"\"network_config\": {\n        \"default_request_timeout_in_seconds\""_s;
         QTest::newRow("duplicate key names")
             << u"{\"name\": \"s2-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": 1}"_s
-            << u"{\"name\": \"s2-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], \"weight\": 1},\n"
+            << u"{\"name\": \"s2-key\", \"value\": \"dummy\", \"models\": [\"nemotron-3-super\"], "
+               u"\"weight\": 1},\n"
                "               {\"name\": \"s2-key\", \"value\": \"other\", \"weight\": 1}"_s
-            << u"providers.vllm-server2.keys[1].name"_s << u"duplicate key name \"s2-key\": keys[0] and keys[1]"_s
-            << u"\"other\""_s;
-        QTest::newRow("missing env variable") << u"\"s2-key\", \"value\": \"dummy\""_s
-                                              << u"\"s2-key\", \"value\": \"env.NOT_SET_HERE\""_s
-                                              << u"providers.vllm-server2.keys[0].value"_s
-                                              << u"environment variable NOT_SET_HERE is not set"_s
-                                              << u"env.NOT_SET_HERE"_s;
+            << u"providers.vllm-server2.keys[1].name"_s
+            << u"duplicate key name \"s2-key\": keys[0] and keys[1]"_s << u"\"other\""_s;
+        QTest::newRow("missing env variable")
+            << u"\"s2-key\", \"value\": \"dummy\""_s << u"\"s2-key\", \"value\": \"env.NOT_SET_HERE\""_s
+            << u"providers.vllm-server2.keys[0].value"_s << u"environment variable NOT_SET_HERE is not set"_s
+            << u"env.NOT_SET_HERE"_s;
     }
 
     void validationMessages()
@@ -281,7 +290,8 @@ private slots:
             if (p.problem.path == path)
                 found = &p;
         }
-        QVERIFY2(found, qPrintable(e->problems().isEmpty() ? u"no problems"_s : e->problems().front().text()));
+        QVERIFY2(found,
+                 qPrintable(e->problems().isEmpty() ? u"no problems"_s : e->problems().front().text()));
         QVERIFY2(found->problem.message.contains(message), qPrintable(found->problem.message));
         // Listed as "line:column  path: message", and marked where it is.
         QVERIFY2(found->text().contains(path + u": "_s), qPrintable(found->text()));
@@ -402,10 +412,12 @@ private slots:
         QVERIFY(e->isValid());
         const auto cfg = config::parseConfig(e->text().toUtf8());
         QVERIFY(cfg);
-        QCOMPARE(cfg->settings.strategyByModel.value(u"nemotron-3-super"_s), config::RoutingStrategy::LeastOutstanding);
+        QCOMPARE(cfg->settings.strategyByModel.value(u"nemotron-3-super"_s),
+                 config::RoutingStrategy::LeastOutstanding);
         e->refreshForm();
         // Both providers serve the model, so both show it: the strategy is the model pool's.
-        QCOMPARE(m->index(1, ProvidersModel::Routing).data().toString(), strategyLabel(u"least_outstanding"_s));
+        QCOMPARE(m->index(1, ProvidersModel::Routing).data().toString(),
+                 strategyLabel(u"least_outstanding"_s));
         e->undo();
         QVERIFY(!e->text().contains(u"switchyard"_s));
         // The default strategy and the listen address from the gateway box.
@@ -424,7 +436,8 @@ private slots:
     {
         QString text = seedText();
         text.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"env.S1_KEY\""_s);
-        text.replace(u"\"s2-key\", \"value\": \"dummy\""_s, u"\"s2-key\", \"value\": \"sk-literal-secret\""_s);
+        text.replace(u"\"s2-key\", \"value\": \"dummy\""_s,
+                     u"\"s2-key\", \"value\": \"sk-literal-secret\""_s);
         auto e = newEditor(text);
         QVERIFY(e->isValid()); // S1_KEY resolves (to s3cret-from-env) in the injected environment
         e->showForm();
@@ -439,7 +452,8 @@ private slots:
                     for (int c = 0; c < model->columnCount(); ++c) {
                         for (int role : {int(Qt::DisplayRole), int(Qt::EditRole), int(Qt::ToolTipRole)}) {
                             const QString shown = model->index(r, c).data(role).toString();
-                            QVERIFY2(!shown.contains(u"s3cret-from-env"_s) && !shown.contains(u"sk-literal"_s),
+                            QVERIFY2(!shown.contains(u"s3cret-from-env"_s) &&
+                                         !shown.contains(u"sk-literal"_s),
                                      qPrintable(shown));
                         }
                     }
@@ -451,7 +465,8 @@ private slots:
         // A new value typed into the (empty) secret editor replaces it; empty keeps it.
         form->selectProvider(u"vllm-server2"_s);
         QVERIFY(!form->keys()->setData(form->keys()->index(0, KeysModel::Value), QString(), Qt::EditRole));
-        QVERIFY(form->keys()->setData(form->keys()->index(0, KeysModel::Value), u"env.S2_KEY"_s, Qt::EditRole));
+        QVERIFY(
+            form->keys()->setData(form->keys()->index(0, KeysModel::Value), u"env.S2_KEY"_s, Qt::EditRole));
         QVERIFY(e->text().contains(u"\"value\": \"env.S2_KEY\""_s));
     }
 
@@ -471,9 +486,11 @@ private slots:
         ProvidersModel *m = e->form()->providers();
         QCOMPARE(m->rowCount(), 3);
         QCOMPARE(e->form()->selectedProvider(), u"vllm-server3"_s);
-        QCOMPARE(m->index(2, ProvidersModel::Models).data().toString(), u"nemotron-3-super"_s); // as its neighbour
+        QCOMPARE(m->index(2, ProvidersModel::Models).data().toString(),
+                 u"nemotron-3-super"_s);                                               // as its neighbour
         QVERIFY(!m->index(2, ProvidersModel::Name).data(Qt::DecorationRole).isNull()); // marked
-        QVERIFY(m->setData(m->index(2, ProvidersModel::BaseUrl), u"http://192.168.200.103:8030"_s, Qt::EditRole));
+        QVERIFY(
+            m->setData(m->index(2, ProvidersModel::BaseUrl), u"http://192.168.200.103:8030"_s, Qt::EditRole));
         e->validateNow();
         QVERIFY(e->isValid());
         QVERIFY(e->applyAction()->isEnabled());
@@ -499,11 +516,14 @@ private slots:
         // Two nodes, but the gateway starts with only the first.
         QVERIFY(f.start({u"a"_s, u"b"_s}, {}, {}, [](config::GatewayConfig &c) { c.providers.pop_back(); }));
         QCOMPARE(f.gateway.config().providers.size(), size_t(1));
-        auto e = newEditor(configFor({{u"a"_s, f.node(0).baseUrl()}},
-                                     u",\n  \"switchyard\": {\"listen\": \"127.0.0.1:0\", \"worker_threads\": 2}"_s));
-        QVERIFY2(e->isValid(), qPrintable(e->problems().isEmpty() ? QString() : e->problems().front().text()));
+        auto e = newEditor(
+            configFor({{u"a"_s, f.node(0).baseUrl()}},
+                      u",\n  \"switchyard\": {\"listen\": \"127.0.0.1:0\", \"worker_threads\": 2}"_s));
+        QVERIFY2(e->isValid(),
+                 qPrintable(e->problems().isEmpty() ? QString() : e->problems().front().text()));
         QSignalSpy applied(e.get(), &ConfigEditor::applied);
-        e->setApplier([&f](const config::GatewayConfig &cfg, const QString &) { return f.gateway.applyConfig(cfg); });
+        e->setApplier(
+            [&f](const config::GatewayConfig &cfg, const QString &) { return f.gateway.applyConfig(cfg); });
 
         // Add node b in the form, as an operator would, and apply.
         e->showForm();
@@ -513,7 +533,8 @@ private slots:
         const int row = m->rowOf(u"b"_s) >= 0 ? m->rowOf(u"b"_s) : m->rowCount() - 1;
         QVERIFY(m->setData(m->index(row, ProvidersModel::Name), u"b"_s, Qt::EditRole));
         e->refreshForm();
-        QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::BaseUrl), f.node(1).baseUrl(), Qt::EditRole));
+        QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::BaseUrl), f.node(1).baseUrl(),
+                           Qt::EditRole));
         e->refreshForm();
         QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::Weight), 3.0, Qt::EditRole));
         QVERIFY(e->apply());
@@ -534,7 +555,8 @@ private slots:
         QVERIFY(f.node(1).counters().requestsReceived >= 10);
 
         // An invalid edit is refused and the running config stays.
-        QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::BaseUrl), u"ftp://nowhere"_s, Qt::EditRole));
+        QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::BaseUrl), u"ftp://nowhere"_s,
+                           Qt::EditRole));
         QVERIFY(!e->apply());
         QVERIFY(e->lastMessage().contains(u"Not applied"_s));
         QCOMPARE(applied.size(), 1);
@@ -566,8 +588,8 @@ private slots:
         QCOMPARE(readText(path), edited);
         QCOMPARE(readText(path + u".bak"_s), seed);
         // Secrets stay private: the file keeps its permissions, the backup gets them.
-        const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther |
-                                          QFile::WriteOther | QFile::ExeOther;
+        const QFile::Permissions others = QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup |
+                                          QFile::ReadOther | QFile::WriteOther | QFile::ExeOther;
         QVERIFY(QFile::permissions(path).testFlags(QFile::ReadOwner | QFile::WriteOwner));
         QCOMPARE(QFile::permissions(path) & others, QFile::Permissions());
         QCOMPARE(QFile::permissions(path + u".bak"_s), QFile::permissions(path));
@@ -601,7 +623,8 @@ private slots:
     void untitledSavesAsAndExportsForBifrost()
     {
         QTemporaryDir dir;
-        auto e = newEditor(configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}, u",\n  \"switchyard\": {\"listen\": \":0\"}"_s));
+        auto e = newEditor(
+            configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}, u",\n  \"switchyard\": {\"listen\": \":0\"}"_s));
         QVERIFY(e->isUntitled());
         const QString target = dir.filePath(u"from-demo.json"_s);
         QList<ConfigEditor::FileRole> asked;
@@ -629,7 +652,8 @@ private slots:
         QTemporaryDir dir;
         // Bifrost sections Switchyard does not use stay in the text.
         QString bifrost = seedText();
-        bifrost.replace(u"{\n  \"providers\""_s, u"{\n  \"client\": {\"drop_excess_requests\": false},\n  \"providers\""_s);
+        bifrost.replace(u"{\n  \"providers\""_s,
+                        u"{\n  \"client\": {\"drop_excess_requests\": false},\n  \"providers\""_s);
         const QString path = dir.filePath(u"config.json"_s);
         QVERIFY(writeText(path, bifrost));
         auto e = newEditor();
@@ -779,7 +803,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"broken.json"_s);
-        QVERIFY(writeText(path, u"{\"providers\": {\"a\": {\"keys\": [{\"name\": \"k\", \"weight\": -2}]}}}"_s));
+        QVERIFY(
+            writeText(path, u"{\"providers\": {\"a\": {\"keys\": [{\"name\": \"k\", \"weight\": -2}]}}}"_s));
         Gateway gateway;
         MainWindow window(&gateway);
         QVERIFY(!window.openConfigFile(path));

@@ -75,8 +75,9 @@ std::vector<int> lineStarts(QStringView text)
 
 QString LocatedProblem::text() const
 {
-    const QString what = problem.path.isEmpty() || problem.line > 0 ? problem.message
-                                                                    : problem.path + u": "_s + problem.message;
+    const QString what = problem.path.isEmpty() || problem.line > 0
+                             ? problem.message
+                             : problem.path + u": "_s + problem.message;
     if (line <= 0)
         return what;
     return QString::number(line) + u':' + QString::number(column) + u"  "_s + what;
@@ -87,7 +88,9 @@ QList<LocatedProblem> locateProblems(const config::ConfigProblems &problems, QSt
     QList<LocatedProblem> out;
     const std::vector<int> starts = lineStarts(text);
     const JsonTextIndex index = JsonTextIndex::build(text);
-    auto lineEnd = [&](size_t line) { return line + 1 < starts.size() ? starts[line + 1] - 1 : int(text.size()); };
+    auto lineEnd = [&](size_t line) {
+        return line + 1 < starts.size() ? starts[line + 1] - 1 : int(text.size());
+    };
     for (const config::ConfigProblem &p : problems) {
         LocatedProblem lp{p};
         if (p.line > 0) {
@@ -101,7 +104,8 @@ QList<LocatedProblem> locateProblems(const config::ConfigProblems &problems, QSt
             int matched = 0;
             const int at = index.findNearest(*path, &matched);
             const JsonTextIndex::Node &n = index.node(at);
-            const bool container = n.kind == JsonTextIndex::Kind::Object || n.kind == JsonTextIndex::Kind::Array;
+            const bool container =
+                n.kind == JsonTextIndex::Kind::Object || n.kind == JsonTextIndex::Kind::Array;
             if ((matched < path->size() || container) && n.keyStart >= 0) {
                 // Missing, or a whole object: its name says where without painting a block of text.
                 lp.start = n.keyStart;
@@ -132,7 +136,8 @@ ConfigEditor::ConfigEditor(QWidget *parent)
       m_form(new ConfigForm(this)), m_views(new QTabWidget(this)), m_problemList(new QListWidget(this)),
       m_problemsHeader(new QLabel(this)), m_docLabel(new QLabel(this)), m_applyLabel(new QLabel(this)),
       m_messageLabel(new QLabel(this)), m_externalBar(new QFrame(this)), m_externalText(new QLabel(this)),
-      m_reloadButton(new QPushButton(tr("Reload"), this)), m_keepButton(new QPushButton(tr("Keep my version"), this)),
+      m_reloadButton(new QPushButton(tr("Reload"), this)),
+      m_keepButton(new QPushButton(tr("Keep my version"), this)),
       m_applyButton(new QPushButton(tr("Apply"), this)), m_toolbar(new QToolBar(this)),
       m_validateTimer(new QTimer(this)), m_formTimer(new QTimer(this)), m_diskTimer(new QTimer(this)),
       m_watcher(new QFileSystemWatcher(this)), m_env(config::processEnvironment())
@@ -206,29 +211,35 @@ void ConfigEditor::buildUi()
                             tr("Load a Bifrost config.json as it is, without applying it; Save As makes it a "
                                "Switchyard config"),
                             [this] { importInteractive(); });
-    m_saveAction = action(tr("Save"), QKeySequence::Save,
-                          tr("Save the config (the previous version is kept as .bak; an invalid config is never "
-                             "written)"),
-                          [this] { save(); });
+    m_saveAction =
+        action(tr("Save"), QKeySequence::Save,
+               tr("Save the config (the previous version is kept as .bak; an invalid config is never "
+                  "written)"),
+               [this] { save(); });
     m_saveAction->setIcon(style->standardIcon(QStyle::SP_DialogSaveButton));
     m_saveAsAction = action(tr("Save As\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                             tr("Save the config under another name"), [this] { saveAsInteractive(); });
-    m_exportAction = action(tr("Export for Bifrost\u2026"), {},
-                            tr("Write a Bifrost-compatible file: the same providers, without Switchyard's own "
-                               "section"),
-                            [this] { exportInteractive(); });
+    m_exportAction =
+        action(tr("Export for Bifrost\u2026"), {},
+               tr("Write a Bifrost-compatible file: the same providers, without Switchyard's own "
+                  "section"),
+               [this] { exportInteractive(); });
     m_undoAction = action(tr("Undo"), QKeySequence::Undo, tr("Undo the last change, in the text or the form"),
                           [this] { undo(); });
-    m_redoAction = action(tr("Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), tr("Redo"), [this] { redo(); });
-    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redoAction =
+        action(tr("Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), tr("Redo"), [this] { redo(); });
+    m_redoAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_reloadAction = action(tr("Reload"), {}, tr("Read the file again from disk (asks about unsaved edits)"),
                             [this] { reload(); });
     m_reloadAction->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
-    m_applyAction = action(tr("Apply"), QKeySequence(Qt::CTRL | Qt::Key_Return),
-                           tr("Validate and put this config into service: requests in flight finish on the old "
-                              "one, nothing restarts"),
-                           [this] { apply(); });
-    m_applyAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_applyAction =
+        action(tr("Apply"), QKeySequence(Qt::CTRL | Qt::Key_Return),
+               tr("Validate and put this config into service: requests in flight finish on the old "
+                  "one, nothing restarts"),
+               [this] { apply(); });
+    m_applyAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     m_undoAction->setEnabled(false);
     m_redoAction->setEnabled(false);
 
@@ -259,9 +270,10 @@ void ConfigEditor::buildUi()
     // Changed on disk: a plain bar, not a modal question in the middle of typing.
     m_externalBar->setObjectName(u"externalChangeBar"_s);
     m_externalBar->setFrameShape(QFrame::StyledPanel);
-    m_externalBar->setStyleSheet(u"QFrame#externalChangeBar { background: #fff4de; border: 1px solid #e08e00; "
-                                 "border-radius: 4px; } QFrame#externalChangeBar QLabel { color: #4a3000; "
-                                 "background: transparent; }"_s);
+    m_externalBar->setStyleSheet(
+        u"QFrame#externalChangeBar { background: #fff4de; border: 1px solid #e08e00; "
+        "border-radius: 4px; } QFrame#externalChangeBar QLabel { color: #4a3000; "
+        "background: transparent; }"_s);
     auto *eb = new QHBoxLayout(m_externalBar);
     eb->setContentsMargins(10, 4, 4, 4);
     m_externalText->setWordWrap(true);
@@ -281,8 +293,9 @@ void ConfigEditor::buildUi()
     });
     m_externalBar->hide();
 
-    m_text->setPlaceholderText(tr("No config yet. Open a config file, import a Bifrost config.json, start the "
-                                  "demo, or type a config here."));
+    m_text->setPlaceholderText(
+        tr("No config yet. Open a config file, import a Bifrost config.json, start the "
+           "demo, or type a config here."));
     m_views->setObjectName(u"configViews"_s);
     m_views->setDocumentMode(true);
     m_views->addTab(m_form, tr("Form"));
@@ -364,7 +377,8 @@ void ConfigEditor::setValidationDelay(int ms)
     m_validateTimer->setInterval(std::max(0, ms));
 }
 
-// --- the document -------------------------------------------------------------------------------------------
+// --- the document
+// -------------------------------------------------------------------------------------------
 
 QString ConfigEditor::text() const
 {
@@ -456,7 +470,8 @@ void ConfigEditor::markApplied()
     updateStatus();
 }
 
-// --- validation ---------------------------------------------------------------------------------------------
+// --- validation
+// ---------------------------------------------------------------------------------------------
 
 ConfigEditor::Validation ConfigEditor::validate(quint64 generation, const QString &text,
                                                 const config::EnvLookup &env)
@@ -558,7 +573,8 @@ QString ConfigEditor::problemsHeader() const
         .arg(m_problems.size());
 }
 
-// --- views --------------------------------------------------------------------------------------------------
+// --- views
+// --------------------------------------------------------------------------------------------------
 
 void ConfigEditor::showForm()
 {
@@ -590,7 +606,8 @@ void ConfigEditor::refreshForm()
             const int at = std::clamp(index.errorOffset(), 0, int(t.size()));
             const int line = int(QStringView(t).first(at).count(u'\n')) + 1;
             const int column = at - int(QStringView(t).first(at).lastIndexOf(u'\n'));
-            why = tr("The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in the "
+            why = tr("The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in "
+                     "the "
                      "JSON view; the form comes back as soon as the text reads.")
                       .arg(line)
                       .arg(column);
@@ -661,7 +678,8 @@ void ConfigEditor::redo()
     m_text->redo();
 }
 
-// --- apply --------------------------------------------------------------------------------------------------
+// --- apply
+// --------------------------------------------------------------------------------------------------
 
 QString ConfigEditor::applySource() const
 {
@@ -683,12 +701,13 @@ bool ConfigEditor::apply()
     const Validation v = validate(m_generation, t, m_env);
     takeValidation(v);
     if (!v.config) {
-        setMessage(t.trimmed().isEmpty()
-                       ? tr("Not applied: there is no config.")
-                       : tr("Not applied: the config has problems (%1, listed below). The running configuration "
-                            "stays.")
-                             .arg(v.problems.size()),
-                   true);
+        setMessage(
+            t.trimmed().isEmpty()
+                ? tr("Not applied: there is no config.")
+                : tr("Not applied: the config has problems (%1, listed below). The running configuration "
+                     "stays.")
+                      .arg(v.problems.size()),
+            true);
         return false;
     }
     const Gateway::ApplyResult result = m_applier(*v.config, applySource());
@@ -698,10 +717,11 @@ bool ConfigEditor::apply()
     const QString time = QDateTime::currentDateTime().toString(u"HH:mm:ss"_s);
     m_applySummary = changes;
     if (!result.listenError.isEmpty())
-        setMessage(tr("Applied at %1: %2. The new listen address cannot be used (%3); the gateway keeps its old "
-                      "one.")
-                       .arg(time, changes, result.listenError),
-                   true);
+        setMessage(
+            tr("Applied at %1: %2. The new listen address cannot be used (%3); the gateway keeps its old "
+               "one.")
+                .arg(time, changes, result.listenError),
+            true);
     else
         setMessage(tr("Applied at %1: %2.").arg(time, changes), false);
     syncActions();
@@ -710,7 +730,8 @@ bool ConfigEditor::apply()
     return true;
 }
 
-// --- save, export, import, reload ---------------------------------------------------------------------------
+// --- save, export, import, reload
+// ---------------------------------------------------------------------------
 
 QByteArray ConfigEditor::fileBytes(const QString &text) const
 {
@@ -838,9 +859,10 @@ bool ConfigEditor::exportBifrost(const QString &path)
         setMessage(tr("Not exported: %1: %2").arg(target, error), true);
         return false;
     }
-    setMessage(tr("Exported for Bifrost to %1 (without the \"switchyard\" section; env.NAME references kept).")
-                   .arg(target),
-               false);
+    setMessage(
+        tr("Exported for Bifrost to %1 (without the \"switchyard\" section; env.NAME references kept).")
+            .arg(target),
+        false);
     return true;
 }
 
@@ -926,7 +948,8 @@ ConfigEditor::Choice ConfigEditor::askUnsaved(Reason reason)
     box.setIcon(QMessageBox::Question);
     box.setWindowTitle(tr("Unsaved config edits"));
     if (reason == Reason::Reload) {
-        box.setText(tr("Reloading replaces your unsaved edits to %1 with the file on disk.").arg(documentName()));
+        box.setText(
+            tr("Reloading replaces your unsaved edits to %1 with the file on disk.").arg(documentName()));
         box.setInformativeText(tr("Undo brings them back afterwards."));
         QPushButton *reloadButton = box.addButton(tr("Reload"), QMessageBox::DestructiveRole);
         box.addButton(QMessageBox::Cancel);
@@ -982,7 +1005,8 @@ QString ConfigEditor::chooseFile(FileRole role, const QString &suggestion)
     return {};
 }
 
-// --- changes on disk ----------------------------------------------------------------------------------------
+// --- changes on disk
+// ----------------------------------------------------------------------------------------
 
 void ConfigEditor::watch(const QString &path)
 {
@@ -1016,10 +1040,11 @@ void ConfigEditor::checkDisk()
         if (!m_diskMissing) {
             m_diskMissing = true;
             m_text->document()->setModified(true); // only here now: closing must not drop it silently
-            showExternalBar(tr("%1 is no longer on disk (deleted or renamed by another program). Save writes it "
-                               "again.")
-                                .arg(m_path),
-                            false);
+            showExternalBar(
+                tr("%1 is no longer on disk (deleted or renamed by another program). Save writes it "
+                   "again.")
+                    .arg(m_path),
+                false);
             emit externalChangeDetected(m_path);
         }
         return;
@@ -1033,10 +1058,11 @@ void ConfigEditor::checkDisk()
         return; // a save of our own, a touch, or a change in another file of the directory
     }
     m_diskMissing = false;
-    showExternalBar(isModified() ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
-                                      "asks first; Keep my version keeps the text as it is here.")
-                                       .arg(m_path)
-                                 : tr("%1 was changed by another program.").arg(m_path),
+    showExternalBar(isModified()
+                        ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
+                             "asks first; Keep my version keeps the text as it is here.")
+                              .arg(m_path)
+                        : tr("%1 was changed by another program.").arg(m_path),
                     true);
     emit externalChangeDetected(m_path);
 }
@@ -1066,19 +1092,21 @@ bool ConfigEditor::externalChangePending() const
     return !m_externalBar->isHidden();
 }
 
-// --- state --------------------------------------------------------------------------------------------------
+// --- state
+// --------------------------------------------------------------------------------------------------
 
 void ConfigEditor::syncActions()
 {
     const bool hasText = !m_text->document()->isEmpty();
-    // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again anyway.
+    // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again
+    // anyway.
     const bool applicable = m_applier && hasText && (isValidationPending() || m_valid);
     m_applyAction->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
     const bool applyHasNews = applicable && (!m_hasApplied || m_appliedText != text());
     m_applyButton->setText(applyHasNews ? tr("Apply") : tr("Applied"));
-    m_applyButton->setToolTip(!m_applier  ? tr("No gateway to apply to.")
-                              : !hasText  ? tr("No config to apply.")
+    m_applyButton->setToolTip(!m_applier    ? tr("No gateway to apply to.")
+                              : !hasText    ? tr("No config to apply.")
                               : !applicable ? tr("Fix the problems listed below first.")
                                             : m_applyAction->toolTip());
     m_saveAction->setEnabled(hasText);
@@ -1089,7 +1117,8 @@ void ConfigEditor::syncActions()
 
 void ConfigEditor::updateStatus()
 {
-    QString doc = m_path.isEmpty() ? tr("%1 (not a file yet: Save As writes one)").arg(documentName()) : m_path;
+    QString doc =
+        m_path.isEmpty() ? tr("%1 (not a file yet: Save As writes one)").arg(documentName()) : m_path;
     if (isModified())
         doc += u" \u2014 "_s + tr("unsaved edits");
     m_docLabel->setText(doc);

@@ -71,7 +71,8 @@ public:
     // Picks a file name; empty = cancelled. Default: a file dialog.
     using FileChooser = std::function<QString(FileRole role, const QString &suggestion)>;
     // Puts a config into service; source names it ("/etc/switchyard/config.json", "built-in demo (edited)").
-    using Applier = std::function<Gateway::ApplyResult(const config::GatewayConfig &config, const QString &source)>;
+    using Applier =
+        std::function<Gateway::ApplyResult(const config::GatewayConfig &config, const QString &source)>;
 
     explicit ConfigEditor(QWidget *parent = nullptr);
     ~ConfigEditor() override;
@@ -105,11 +106,11 @@ public:
     qint64 lastValidationMicros() const { return m_validationMicros; }
 
     // --- actions (the buttons and shortcuts call these; tests too) ---
-    bool apply();          // false: not valid (nothing applied) or no applier
-    bool save();           // Save As when untitled
+    bool apply(); // false: not valid (nothing applied) or no applier
+    bool save();  // Save As when untitled
     bool saveAs(const QString &path);
     bool saveAsInteractive();
-    bool reload();         // from disk, asking about unsaved edits; undoable
+    bool reload(); // from disk, asking about unsaved edits; undoable
     bool importBifrost(const QString &path);
     bool importInteractive();
     bool exportBifrost(const QString &path);
@@ -135,7 +136,7 @@ public:
     ConfigForm *form() const { return m_form; }
     QListWidget *problemList() const { return m_problemList; }
     QString problemsHeader() const;
-    QString statusText() const;         // document line + last apply
+    QString statusText() const; // document line + last apply
     QString lastApplySummary() const { return m_applySummary; }
     QString externalChangeText() const; // the "changed on disk" bar, empty when hidden
     bool externalChangePending() const;
@@ -227,13 +228,13 @@ private:
     UnsavedPrompt m_prompt;
     FileChooser m_chooser;
 
-    QString m_path;           // empty: untitled
-    QString m_untitledName;   // what an untitled text is ("built-in demo")
-    QByteArray m_diskBytes;   // the file as last read or written by the editor
+    QString m_path;         // empty: untitled
+    QString m_untitledName; // what an untitled text is ("built-in demo")
+    QByteArray m_diskBytes; // the file as last read or written by the editor
     bool m_diskMissing = false;
-    bool m_bom = false;       // the file started with a UTF-8 byte-order mark: written back with it
-    bool m_crlf = false;      // the file used CRLF line ends: written back with them
-    QString m_appliedText;    // the text last put into service, to tell whether Apply has anything new
+    bool m_bom = false;    // the file started with a UTF-8 byte-order mark: written back with it
+    bool m_crlf = false;   // the file used CRLF line ends: written back with them
+    QString m_appliedText; // the text last put into service, to tell whether Apply has anything new
     bool m_hasApplied = false;
     QString m_lastText;       // the text as of the last change seen
     quint64 m_generation = 0; // bumps with every change of the text
@@ -242,7 +243,7 @@ private:
     QList<LocatedProblem> m_problems;
     qint64 m_validationMicros = 0;
     bool m_formDirty = true;
-    bool m_loading = false;   // replacing the whole text: not a user edit
+    bool m_loading = false; // replacing the whole text: not a user edit
     QString m_applySummary;
     QString m_message;
 };

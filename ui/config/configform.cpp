@@ -140,8 +140,8 @@ QStringList parseModels(const QString &text)
 }
 
 // Problems under one provider (and one key, when keyIndex >= 0), each with the column it is about.
-QList<QPair<int, QString>> problemsFor(const config::ConfigProblems &problems, const QString &provider, int keyIndex,
-                                       const std::function<int(const JsonPath &rest)> &columnOf)
+QList<QPair<int, QString>> problemsFor(const config::ConfigProblems &problems, const QString &provider,
+                                       int keyIndex, const std::function<int(const JsonPath &rest)> &columnOf)
 {
     QList<QPair<int, QString>> out;
     for (const config::ConfigProblem &p : problems) {
@@ -413,7 +413,8 @@ QVariant ProvidersModel::data(const QModelIndex &index, int role) const
         if (col == Models && !oneKey)
             lines << tr("The models of all keys: edit each key below.");
         if (col == Routing)
-            lines << tr("A strategy applies to a model's whole pool: every provider serving the model shares it.");
+            lines << tr(
+                "A strategy applies to a model's whole pool: every provider serving the model shares it.");
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(u'\n'));
     }
     default:
@@ -648,7 +649,8 @@ QVariant KeysModel::data(const QModelIndex &index, int role) const
         if (col == Value)
             lines << (k.valueIsRef ? tr("Read from the environment variable %1 when the config is applied.")
                                          .arg(k.valueRef.mid(4))
-                                   : tr("A literal secret, hidden here. An env.NAME reference keeps it out of the file."));
+                                   : tr("A literal secret, hidden here. An env.NAME reference keeps it out "
+                                        "of the file."));
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(u'\n'));
     }
     default:
@@ -786,7 +788,7 @@ QWidget *FormDelegate::createEditor(QWidget *parent, const QStyleOptionViewItem 
         // A reference is not secret: show it as typed.
         connect(edit, &QLineEdit::textChanged, edit, [edit](const QString &text) {
             edit->setEchoMode(text.startsWith(u"env."_s) || u"env."_s.startsWith(text) ? QLineEdit::Normal
-                                                                                     : QLineEdit::Password);
+                                                                                       : QLineEdit::Password);
         });
         return edit;
     }
@@ -827,9 +829,9 @@ ConfigForm::ConfigForm(QWidget *parent)
       m_providersModel(new ProvidersModel(this)), m_keysModel(new KeysModel(this)),
       m_providersView(new QTableView(this)), m_keysView(new QTableView(this)), m_keysTitle(new QLabel(this)),
       m_addProvider(new QPushButton(tr("Add provider"), this)),
-      m_removeProvider(new QPushButton(tr("Remove provider"), this)), m_addKey(new QPushButton(tr("Add key"), this)),
-      m_removeKey(new QPushButton(tr("Remove key"), this)), m_listen(new QLineEdit(this)),
-      m_strategy(new QComboBox(this))
+      m_removeProvider(new QPushButton(tr("Remove provider"), this)),
+      m_addKey(new QPushButton(tr("Add key"), this)), m_removeKey(new QPushButton(tr("Remove key"), this)),
+      m_listen(new QLineEdit(this)), m_strategy(new QComboBox(this))
 {
     setObjectName(u"configForm"_s);
     auto *outer = new QVBoxLayout(this);
@@ -839,14 +841,15 @@ ConfigForm::ConfigForm(QWidget *parent)
     auto *page = new QWidget(m_stack);
     auto *l = new QVBoxLayout(page);
     l->setContentsMargins(6, 6, 6, 6);
-    auto *title = new QLabel(u"<b>"_s + tr("Providers").toHtmlEscaped() + u"</b> \u2014 "_s +
-                                 tr("double-click a cell to change it; each change is one step of Undo (Ctrl+Z).")
-                                     .toHtmlEscaped(),
-                             page);
+    auto *title = new QLabel(
+        u"<b>"_s + tr("Providers").toHtmlEscaped() + u"</b> \u2014 "_s +
+            tr("double-click a cell to change it; each change is one step of Undo (Ctrl+Z).").toHtmlEscaped(),
+        page);
     l->addWidget(title);
 
     for (QTableView *v : {m_providersView, m_keysView}) {
-        v->setItemDelegate(new FormDelegate(v)); // one each: a delegate's commitData goes to every view using it
+        v->setItemDelegate(
+            new FormDelegate(v)); // one each: a delegate's commitData goes to every view using it
         v->setSelectionBehavior(QAbstractItemView::SelectRows);
         v->setSelectionMode(QAbstractItemView::SingleSelection);
         v->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
@@ -912,7 +915,8 @@ ConfigForm::ConfigForm(QWidget *parent)
                     m_selected = m_providersModel->form().providers[size_t(current.row())].name;
                 syncKeys();
             });
-    connect(m_keysView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ConfigForm::syncButtons);
+    connect(m_keysView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ConfigForm::syncButtons);
     connect(m_addProvider, &QPushButton::clicked, this, &ConfigForm::addProvider);
     connect(m_removeProvider, &QPushButton::clicked, this, &ConfigForm::removeSelectedProvider);
     connect(m_addKey, &QPushButton::clicked, this, &ConfigForm::addKey);
@@ -934,7 +938,8 @@ ConfigForm::ConfigForm(QWidget *parent)
     syncKeys();
 }
 
-void ConfigForm::setForm(const FormData &form, const config::ConfigProblems &problems, const QString &unreadable)
+void ConfigForm::setForm(const FormData &form, const config::ConfigProblems &problems,
+                         const QString &unreadable)
 {
     m_problems = problems;
     if (!form.readable) {
@@ -956,8 +961,8 @@ void ConfigForm::setForm(const FormData &form, const config::ConfigProblems &pro
         m_strategy->setItemText(0, tr("weighted round robin (default)"));
     }
     selectProvider(m_providersModel->rowOf(keep) >= 0 ? keep
-                   : form.providers.empty()            ? QString()
-                                                       : form.providers.front().name);
+                   : form.providers.empty()           ? QString()
+                                                      : form.providers.front().name);
     syncKeys();
 }
 
@@ -984,7 +989,8 @@ void ConfigForm::selectProvider(const QString &name)
         return;
     const QModelIndex current = m_providersView->currentIndex();
     if (current.row() != row)
-        m_providersView->setCurrentIndex(m_providersModel->index(row, current.isValid() ? current.column() : 0));
+        m_providersView->setCurrentIndex(
+            m_providersModel->index(row, current.isValid() ? current.column() : 0));
 }
 
 void ConfigForm::syncKeys()
@@ -992,7 +998,8 @@ void ConfigForm::syncKeys()
     const int row = m_providersModel->rowOf(m_selected);
     const FormProvider *p = row >= 0 ? &m_providersModel->form().providers[size_t(row)] : nullptr;
     m_keysModel->setProvider(p, m_problems);
-    m_keysTitle->setText(p ? QString(u"<b>"_s + tr("Keys of %1").arg(p->name).toHtmlEscaped() + u"</b> \u2014 "_s +
+    m_keysTitle->setText(p ? QString(u"<b>"_s + tr("Keys of %1").arg(p->name).toHtmlEscaped() +
+                                     u"</b> \u2014 "_s +
                                      tr("values are hidden; env.NAME references are shown as written, never "
                                         "resolved.")
                                          .toHtmlEscaped())
@@ -1047,9 +1054,10 @@ void ConfigForm::addProvider()
     // The base URL is left empty on purpose: the problem list asks for it, and Apply waits for it.
     const QString value = u"{\n"_s + u"  \"keys\": [{\"name\": "_s + jsonQuote(QString(name + u"-key"_s)) +
                           u", \"value\": \"\", \"models\": "_s + jsonStringArray(models) +
-                          u", \"weight\": 1}],\n"_s + u"  \"network_config\": {\n"_s + u"    \"base_url\": \"\",\n"_s +
-                          u"    \"default_request_timeout_in_seconds\": "_s + QString::number(timeout) + u",\n"_s +
-                          u"    \"max_retries\": "_s + QString::number(retries) + u"\n"_s + u"  },\n"_s +
+                          u", \"weight\": 1}],\n"_s + u"  \"network_config\": {\n"_s +
+                          u"    \"base_url\": \"\",\n"_s + u"    \"default_request_timeout_in_seconds\": "_s +
+                          QString::number(timeout) + u",\n"_s + u"    \"max_retries\": "_s +
+                          QString::number(retries) + u"\n"_s + u"  },\n"_s +
                           u"  \"custom_provider_config\": {\"base_provider_type\": \"openai\"}\n"_s + u"}"_s;
     m_selected = name;
     emit editRequested({JsonEdit::set(path({seg(Providers), seg(name)}), value)});
@@ -1079,12 +1087,14 @@ void ConfigForm::addKey()
     while (names.contains(p.name + u"-key-"_s + QString::number(n)))
         ++n;
     const QString key = u"{\"name\": "_s + jsonQuote(QString(p.name + u"-key-"_s + QString::number(n))) +
-                        u", \"value\": \"\", \"models\": "_s + jsonStringArray(models) + u", \"weight\": 1}"_s;
+                        u", \"value\": \"\", \"models\": "_s + jsonStringArray(models) +
+                        u", \"weight\": 1}"_s;
     const JsonPath keys = path({seg(Providers), seg(p.name), seg(u"keys"_s)});
     if (p.keys.empty() && !p.keysReadable)
         return;
     // No "keys" yet: create the array with the key; otherwise append.
-    emit editRequested({p.keys.empty() ? JsonEdit::set(keys, u"["_s + key + u"]"_s) : JsonEdit::append(keys, key)});
+    emit editRequested(
+        {p.keys.empty() ? JsonEdit::set(keys, u"["_s + key + u"]"_s) : JsonEdit::append(keys, key)});
 }
 
 void ConfigForm::removeSelectedKey()
@@ -1093,7 +1103,8 @@ void ConfigForm::removeSelectedKey()
     const QModelIndex key = m_keysView->currentIndex();
     if (row < 0 || !key.isValid())
         return;
-    emit editRequested({JsonEdit::remove(path({seg(Providers), seg(m_selected), seg(u"keys"_s), seg(key.row())}))});
+    emit editRequested(
+        {JsonEdit::remove(path({seg(Providers), seg(m_selected), seg(u"keys"_s), seg(key.row())}))});
 }
 
 } // namespace switchyard::ui

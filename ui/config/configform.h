@@ -34,11 +34,11 @@ struct FormKey
     QString name;
     bool hasValue = false;
     bool valueIsRef = false;
-    QString valueRef;      // "env.NAME" as written (never the resolved secret)
+    QString valueRef; // "env.NAME" as written (never the resolved secret)
     bool modelsSet = false;
-    QStringList models;    // as written; absent = every model
+    QStringList models; // as written; absent = every model
     std::optional<double> weight;
-    QString weightText;    // the JSON as written, when it is not a number
+    QString weightText; // the JSON as written, when it is not a number
     bool enabled = true;
 };
 
@@ -49,7 +49,7 @@ struct FormProvider
     std::vector<FormKey> keys;
     std::optional<int> timeoutSeconds; // default_request_timeout_in_seconds as written
     std::optional<int> maxRetries;
-    bool keysReadable = true;          // "keys" is an array
+    bool keysReadable = true; // "keys" is an array
 };
 
 struct FormData
@@ -139,7 +139,8 @@ class FormDelegate final : public QStyledItemDelegate
 
 public:
     explicit FormDelegate(QObject *parent = nullptr) : QStyledItemDelegate(parent) {}
-    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option,
+                          const QModelIndex &index) const override;
     void setEditorData(QWidget *editor, const QModelIndex &index) const override;
     void setModelData(QWidget *editor, QAbstractItemModel *model, const QModelIndex &index) const override;
 };
@@ -153,7 +154,8 @@ public:
     explicit ConfigForm(QWidget *parent = nullptr);
 
     // Shows what the text says; unreadable: why (the form is replaced by that message).
-    void setForm(const FormData &form, const config::ConfigProblems &problems, const QString &unreadable = {});
+    void setForm(const FormData &form, const config::ConfigProblems &problems,
+                 const QString &unreadable = {});
     bool isReadable() const;
     QString unreadableText() const;
 

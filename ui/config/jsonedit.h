@@ -34,7 +34,10 @@ struct JsonEdit
     // on the way, e.g. "switchyard" and "routing" for switchyard.routing.default_strategy).
     static JsonEdit set(JsonPath path, QString json) { return {Op::Set, std::move(path), std::move(json)}; }
     static JsonEdit remove(JsonPath path) { return {Op::Remove, std::move(path), {}}; }
-    static JsonEdit rename(JsonPath path, QString name) { return {Op::Rename, std::move(path), std::move(name)}; }
+    static JsonEdit rename(JsonPath path, QString name)
+    {
+        return {Op::Rename, std::move(path), std::move(name)};
+    }
     static JsonEdit append(JsonPath arrayPath, QString json)
     {
         return {Op::Append, std::move(arrayPath), std::move(json)};

@@ -170,7 +170,8 @@ QString formatJsonPath(const JsonPath &path)
 class JsonScanner final
 {
 public:
-    JsonScanner(QStringView text, int maxDepth, JsonTextIndex &out) : m_t(text), m_max(maxDepth), m_out(out) {}
+    JsonScanner(QStringView text, int maxDepth, JsonTextIndex &out) : m_t(text), m_max(maxDepth), m_out(out)
+    {}
 
     void run()
     {
@@ -259,14 +260,30 @@ private:
             const QChar e = m_t[m_pos + 1];
             m_pos += 2;
             switch (e.unicode()) {
-            case u'"': out += u'"'; break;
-            case u'\\': out += u'\\'; break;
-            case u'/': out += u'/'; break;
-            case u'b': out += u'\b'; break;
-            case u'f': out += u'\f'; break;
-            case u'n': out += u'\n'; break;
-            case u'r': out += u'\r'; break;
-            case u't': out += u'\t'; break;
+            case u'"':
+                out += u'"';
+                break;
+            case u'\\':
+                out += u'\\';
+                break;
+            case u'/':
+                out += u'/';
+                break;
+            case u'b':
+                out += u'\b';
+                break;
+            case u'f':
+                out += u'\f';
+                break;
+            case u'n':
+                out += u'\n';
+                break;
+            case u'r':
+                out += u'\r';
+                break;
+            case u't':
+                out += u'\t';
+                break;
             case u'u': {
                 if (m_pos + 4 > n) {
                     fail(m_pos, u"incomplete \\u escape"_s);
@@ -502,7 +519,8 @@ int JsonTextIndex::member(int object, QStringView name) const
 
 int JsonTextIndex::element(int array, int index) const
 {
-    if (array < 0 || node(array).kind != Kind::Array || index < 0 || size_t(index) >= node(array).children.size())
+    if (array < 0 || node(array).kind != Kind::Array || index < 0 ||
+        size_t(index) >= node(array).children.size())
         return -1;
     return node(array).children[size_t(index)];
 }
@@ -589,13 +607,27 @@ QString jsonQuote(QStringView text)
     for (const QChar c : text) {
         const char16_t u = c.unicode();
         switch (u) {
-        case u'"': out += u"\\\""_s; break;
-        case u'\\': out += u"\\\\"_s; break;
-        case u'\n': out += u"\\n"_s; break;
-        case u'\r': out += u"\\r"_s; break;
-        case u'\t': out += u"\\t"_s; break;
-        case u'\b': out += u"\\b"_s; break;
-        case u'\f': out += u"\\f"_s; break;
+        case u'"':
+            out += u"\\\""_s;
+            break;
+        case u'\\':
+            out += u"\\\\"_s;
+            break;
+        case u'\n':
+            out += u"\\n"_s;
+            break;
+        case u'\r':
+            out += u"\\r"_s;
+            break;
+        case u'\t':
+            out += u"\\t"_s;
+            break;
+        case u'\b':
+            out += u"\\b"_s;
+            break;
+        case u'\f':
+            out += u"\\f"_s;
+            break;
         default:
             if (u < 0x20)
                 out += u"\\u"_s + QString::number(int(u), 16).rightJustified(4, u'0');

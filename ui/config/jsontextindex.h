@@ -42,11 +42,11 @@ public:
     struct Node
     {
         Kind kind = Kind::Null;
-        int start = 0;     // the value: [start, end)
+        int start = 0; // the value: [start, end)
         int end = 0;
         int keyStart = -1; // the member name with its quotes, or -1 (array element, the root)
         int keyEnd = -1;
-        QString key;       // decoded member name
+        QString key; // decoded member name
         int parent = -1;
         std::vector<int> children; // text order
         bool closed = true;        // an object or array whose closing bracket was read
