@@ -1103,8 +1103,9 @@ void ConfigEditor::syncActions()
     const bool applicable = m_applier && hasText && (isValidationPending() || m_valid);
     m_applyAction->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
-    const bool applyHasNews = applicable && (!m_hasApplied || m_appliedText != text());
-    m_applyButton->setText(applyHasNews ? tr("Apply") : tr("Applied"));
+    // "Applied" only when the gateway runs exactly this (valid) text.
+    const bool running = applicable && !isValidationPending() && m_hasApplied && m_appliedText == text();
+    m_applyButton->setText(running ? tr("Applied") : tr("Apply"));
     m_applyButton->setToolTip(!m_applier    ? tr("No gateway to apply to.")
                               : !hasText    ? tr("No config to apply.")
                               : !applicable ? tr("Fix the problems listed below first.")

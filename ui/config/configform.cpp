@@ -865,6 +865,10 @@ ConfigForm::ConfigForm(QWidget *parent)
     m_providersView->horizontalHeader()->setStretchLastSection(false);
     m_keysView->setObjectName(u"keysTable"_s);
     m_keysView->setModel(m_keysModel);
+    m_keysView->horizontalHeader()->setStretchLastSection(false);
+    m_keysView->horizontalHeader()->setSectionResizeMode(KeysModel::Models, QHeaderView::Stretch);
+    m_keysView->setColumnWidth(KeysModel::Name, 200);
+    m_keysView->setColumnWidth(KeysModel::Value, 200);
     l->addWidget(m_providersView, 3);
 
     auto *pb = new QHBoxLayout;
