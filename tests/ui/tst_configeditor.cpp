@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -323,6 +324,39 @@ private slots:
         QTest::keyClick(e->textEdit(), Qt::Key_Backspace);
         QTRY_VERIFY(!e->isValidationPending() && e->isValid());
         QVERIFY(e->problemsHeader().contains(u"No problems"_s));
+    }
+
+    void largeConfigStaysUsable()
+    {
+        // 500 providers (~150 KB): validated, placed and shown; the times are printed, not asserted.
+        QList<QPair<QString, QString>> providers;
+        for (int i = 0; i < 500; ++i)
+            providers.append({u"node-"_s + QString::number(i), u"http://10.0."_s + QString::number(i / 250) +
+                                                                   u'.' + QString::number(i % 250 + 1) +
+                                                                   u":8000"_s});
+        QString text = configFor(providers);
+        text.replace(u"\"node-499-key\", \"value\": \"dummy\", \"models\": [\"m1\"], \"weight\": 1"_s,
+                     u"\"node-499-key\", \"value\": \"dummy\", \"models\": [\"m1\"], \"weight\": -1"_s);
+        QElapsedTimer t;
+        t.start();
+        auto e = newEditor(text);
+        const qint64 loadMs = t.elapsed();
+        QCOMPARE(e->problems().size(), 1);
+        QCOMPARE(e->problems().front().line, lineOf(text, u"\"weight\": -1"_s));
+        t.restart();
+        e->showForm();
+        e->refreshForm();
+        const qint64 formMs = t.elapsed();
+        QCOMPARE(e->form()->providers()->rowCount(), 500);
+        t.restart();
+        QVERIFY(e->applyEdits({JsonEdit::set(*parseJsonPath(u"providers.node-499.keys[0].weight"), u"1"_s)}));
+        const qint64 editMs = t.elapsed();
+        e->validateNow();
+        QVERIFY(e->isValid());
+        qInfo("500 providers, %lld bytes: validation %lld us, load+validate+place %lld ms, form %lld ms, "
+              "form edit "
+              "%lld ms",
+              qint64(text.size()), e->lastValidationMicros(), loadMs, formMs, editMs);
     }
 
     // --- the form ---
