@@ -567,6 +567,7 @@ private slots:
         const int row = m->rowOf(u"b"_s) >= 0 ? m->rowOf(u"b"_s) : m->rowCount() - 1;
         QVERIFY(m->setData(m->index(row, ProvidersModel::Name), u"b"_s, Qt::EditRole));
         e->refreshForm();
+        QCOMPARE(e->form()->selectedProvider(), u"b"_s); // still selected under its new name
         QVERIFY(m->setData(m->index(m->rowOf(u"b"_s), ProvidersModel::BaseUrl), f.node(1).baseUrl(),
                            Qt::EditRole));
         e->refreshForm();

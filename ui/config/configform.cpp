@@ -911,7 +911,14 @@ ConfigForm::ConfigForm(QWidget *parent)
     m_unreadable->setMargin(24);
     m_stack->addWidget(m_unreadable);
 
-    connect(m_providersModel, &ProvidersModel::editRequested, this, &ConfigForm::editRequested);
+    connect(m_providersModel, &ProvidersModel::editRequested, this, [this](const QList<JsonEdit> &edits) {
+        // A renamed provider stays selected under its new name.
+        for (const JsonEdit &e : edits) {
+            if (e.op == JsonEdit::Op::Rename && e.path.size() == 2 && e.path[1].name == m_selected)
+                m_selected = e.value;
+        }
+        emit editRequested(edits);
+    });
     connect(m_keysModel, &KeysModel::editRequested, this, &ConfigForm::editRequested);
     connect(m_providersView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
