@@ -414,6 +414,37 @@ private slots:
         QCOMPARE(e->text(), expected);
     }
 
+    void shortcutsWorkInBothViews()
+    {
+        const QString seed = seedText();
+        auto e = newEditor(seed);
+        int applied = 0;
+        e->setApplier([&applied](const config::GatewayConfig &, const QString &) {
+            ++applied;
+            return Gateway::ApplyResult{};
+        });
+        e->show();
+        QVERIFY(QTest::qWaitForWindowExposed(e.get()));
+        QApplication::setActiveWindow(e.get());
+        e->showForm();
+        ProvidersModel *m = e->form()->providers();
+        QVERIFY(m->setData(m->index(1, ProvidersModel::Weight), 4.0, Qt::EditRole));
+        e->form()->providersView()->setFocus();
+        QTest::keyClick(e->form()->providersView(), Qt::Key_Z, Qt::ControlModifier); // Undo, from the form
+        QCOMPARE(e->text(), seed);
+        QTest::keyClick(e->form()->providersView(), Qt::Key_Z,
+                        Qt::ControlModifier | Qt::ShiftModifier); // Redo
+        QVERIFY(e->text().contains(u"\"weight\": 4"_s));
+        QTest::keyClick(e->form()->providersView(), Qt::Key_Return, Qt::ControlModifier); // Apply
+        QCOMPARE(applied, 1);
+        e->showText();
+        e->textEdit()->setFocus();
+        QTest::keyClick(e->textEdit(), Qt::Key_Z, Qt::ControlModifier); // the same stack, from the text
+        QCOMPARE(e->text(), seed);
+        QTest::keyClick(e->textEdit(), Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(applied, 2);
+    }
+
     void formEditThroughTheCellEditor()
     {
         auto e = newEditor(seedText());
