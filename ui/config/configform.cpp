@@ -16,6 +16,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <functional>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
