@@ -54,6 +54,8 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
         }
         window.setDemoNodes(fleet.nodes());
         window.applyConfig(*cfg, QObject::tr("built-in demo"));
+        // The config editor shows the demo's text; Save As makes it a file to start from.
+        window.showConfigText(QString::fromUtf8(*json), QObject::tr("built-in demo"));
         for (sim::SimNode *n : fleet.nodes())
             std::fprintf(stderr, "demo node %s at %s\n", qPrintable(n->options().name), qPrintable(n->baseUrl()));
         return true;

@@ -3,11 +3,11 @@
 #include "bench/benchmarkview.h"
 #include "chartsview.h"
 #include "chat/chatconsole.h"
+#include "config/configeditor.h"
 #include "config/configloader.h"
 #include "gateway.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
-#include "placeholderview.h"
 #include "requestsview.h"
 #include "settingsdialog.h"
 #include "simnode/simnode.h"
@@ -50,19 +50,14 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     : QMainWindow(parent), m_gateway(gateway), m_monitor(new GatewayMonitor(gateway, this)),
       m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)), m_charts(new ChartsView(this)),
       m_requests(new RequestsView(this)),
-      m_configView(new PlaceholderView(
-          tr("Config editor"),
-          tr("Editing the configuration here, as text and as a form validated exactly as the gateway validates it, "
-             "is not built yet. Until then, edit the JSON file in your editor, check it with "
-             "switchyard --check-config FILE, and load it with File \u25B8 Open config (Ctrl+O)."),
-          this)),
+      m_configEditor(new ConfigEditor(this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
       m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this)),
       m_language(i18n::languageSetting())
 {
     setObjectName(u"switchyardMainWindow"_s);
-    setWindowTitle(tr("Switchyard"));
+    setWindowTitle(tr("Switchyard[*]"));
     m_faultPool.setMaxThreadCount(1); // faults apply in the order they were asked for
 
     m_tabs->setObjectName(u"views"_s);
@@ -70,7 +65,7 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     m_tabs->addTab(m_nodes, tr("&Nodes"));
     m_tabs->addTab(m_charts, tr("&Charts"));
     m_tabs->addTab(m_requests, tr("&Requests"));
-    m_tabs->addTab(m_configView, tr("Con&fig"));
+    m_tabs->addTab(m_configEditor, tr("Con&fig"));
     // Scrollable, so a view's minimum size (the benchmark's tables are wide) does not become the window's.
     auto scrollable = [this](QWidget *view) {
         auto *area = new QScrollArea(this);
@@ -129,6 +124,21 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     connect(m_nodes, &NodesView::openConfigRequested, this, &MainWindow::openConfigInteractive);
     connect(m_nodes, &NodesView::addNodesRequested, this, [this] { showWelcome(WelcomeDialog::Page::Nodes); });
 
+    // The editor's Apply goes through applyConfig (the --listen override, the title, the banner); its Open
+    // is the window's (which applies what it opens).
+    m_configEditor->setApplier([this](const config::GatewayConfig &cfg, const QString &source) {
+        const Gateway::ApplyResult result = applyConfig(cfg, source);
+        if (result.listenError.isEmpty())
+            showNote(tr("Configuration applied: %1")
+                         .arg(result.changes.isEmpty() ? tr("no changes") : result.changes.summary()));
+        return result;
+    });
+    connect(m_configEditor, &ConfigEditor::openRequested, this, &MainWindow::openConfigInteractive);
+    connect(m_configEditor, &ConfigEditor::documentStateChanged, this, &MainWindow::updateTitle);
+    connect(m_configEditor, &ConfigEditor::fileSaved, this, [](const QString &path) {
+        QSettings().setValue(LastConfigKey, path); // the next start opens what was saved
+    });
+
     QSettings settings;
     if (!restoreGeometry(settings.value(GeometryKey).toByteArray()))
         resize(1280, 800);
@@ -157,6 +167,17 @@ void MainWindow::createActions()
     m_settings = file->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);
     m_settings->setShortcut(QKeySequence::Preferences);
     m_settings->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    // The editor's own actions: Save works from any tab (the window-wide shortcut), the rest are menu items.
+    for (QAction *a : {m_configEditor->saveAction(), m_configEditor->saveAsAction(), m_configEditor->importAction(),
+                       m_configEditor->exportAction()}) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        file->addAction(a);
+    }
+    m_configEditor->saveAction()->setText(tr("&Save config"));
+    m_configEditor->saveAsAction()->setText(tr("Save config &as\u2026"));
+    m_configEditor->importAction()->setText(tr("&Import a Bifrost config\u2026"));
+    m_configEditor->exportAction()->setText(tr("&Export for Bifrost\u2026"));
     file->addSeparator();
     m_quit = file->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
     m_quit->setShortcut(QKeySequence::Quit);
@@ -296,34 +317,73 @@ QDialog *MainWindow::showSettings()
 
 bool MainWindow::openConfigFile(const QString &path)
 {
-    auto parsed = config::loadConfigFile(path);
+    return openConfig(path, true);
+}
+
+bool MainWindow::openConfig(const QString &path, bool askAboutEdits)
+{
+    if (m_configEditor && askAboutEdits && !m_configEditor->maybeDiscard(ConfigEditor::Reason::Open))
+        return false;
+    // The editor reads the file and the gateway gets exactly those bytes: what is applied is what is shown.
+    auto parsed = [&]() -> Expected<config::GatewayConfig, config::ConfigProblems> {
+        if (!m_configEditor)
+            return config::loadConfigFile(path);
+        const auto bytes = m_configEditor->openFile(path);
+        if (!bytes)
+            return unexpected(config::ConfigProblems{config::ConfigProblem{path, 0, 0, bytes.error()}});
+        return config::parseConfig(*bytes);
+    }();
     if (!parsed) {
         QStringList lines;
         for (const config::ConfigProblem &p : parsed.error())
             lines << p.toString().toHtmlEscaped();
-        showError(tr("<b>%1 cannot be used</b> (problems: %2); the running configuration stays.")
-                      .arg(path.toHtmlEscaped())
-                      .arg(parsed.error().size())
-                  % u"<br>"_s % lines.join(u"<br>"_s));
+        QString html = tr("<b>%1 cannot be used</b> (problems: %2); the running configuration stays.")
+                           .arg(path.toHtmlEscaped())
+                           .arg(parsed.error().size())
+                       % u"<br>"_s % lines.join(u"<br>"_s);
+        if (m_configEditor && !m_configEditor->filePath().isEmpty()) {
+            html += u"<br>"_s % tr("The file is open in the Config tab: fix it there, then Apply.").toHtmlEscaped();
+            showView(View::Config);
+        }
+        showError(html);
         return false;
     }
     applyConfig(*parsed, QFileInfo(path).absoluteFilePath());
+    if (m_configEditor)
+        m_configEditor->markApplied();
     QSettings().setValue(LastConfigKey, QFileInfo(path).absoluteFilePath());
     return true;
 }
 
 void MainWindow::openConfigInteractive()
 {
+    // Asked before the file dialog: nobody wants to pick a file and then be told to save first.
+    if (m_configEditor && !m_configEditor->maybeDiscard(ConfigEditor::Reason::Open))
+        return;
     const QString start = lastConfigPath().isEmpty() ? QString() : QFileInfo(lastConfigPath()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a config file"), start,
                                                       tr("Config files (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    if (openConfigFile(path) && !m_gateway->isRunning() && !m_gateway->isStopping())
+    if (openConfig(path, false) && !m_gateway->isRunning() && !m_gateway->isStopping())
         startGateway();
 }
 
-void MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
+void MainWindow::showConfigText(const QString &json, const QString &source)
+{
+    if (!m_configEditor)
+        return;
+    m_configEditor->setUntitledText(json, source);
+    m_configEditor->markApplied();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_configSource.isEmpty() ? tr("Switchyard[*]") : tr("Switchyard \u2014 %1[*]").arg(m_configSource));
+    setWindowModified(m_configEditor && m_configEditor->isModified());
+}
+
+Gateway::ApplyResult MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
 {
     if (!m_listenOverride.isEmpty()) {
         const auto addr = config::parseListenAddress(m_listenOverride);
@@ -338,9 +398,7 @@ void MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
     m_configSource = source;
     const bool wasRunning = m_gateway->isRunning();
     const Gateway::ApplyResult result = m_gateway->applyConfig(m_baseConfig);
-    setWindowTitle(tr("Switchyard \u2014 %1").arg(source));
-    if (m_configView)
-        m_configView->setDetail(tr("Current configuration: %1 (providers: %2)").arg(source).arg(m_baseConfig.providers.size()));
+    updateTitle();
     if (!result.listenError.isEmpty()) {
         // A running gateway keeps its old address when the new one cannot be bound.
         showError(u"<b>"_s % tr("The new listen address cannot be used.").toHtmlEscaped() % u"</b> "_s
@@ -350,6 +408,7 @@ void MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
         statusBar()->showMessage(tr("Configuration applied: %1").arg(result.changes.summary()), 15000);
     }
     m_monitor->sampleNow();
+    return result;
 }
 
 void MainWindow::setDemoNodes(std::vector<sim::SimNode *> nodes)
@@ -497,8 +556,8 @@ void MainWindow::replaceView(View view, QWidget *widget, const QString &label)
     if (current)
         m_tabs->setCurrentIndex(i);
     auto holds = [old](QWidget *w) { return w && (old == w || old->isAncestorOf(w)); };
-    if (holds(m_configView))
-        m_configView = nullptr;
+    if (holds(m_configEditor))
+        m_configEditor = nullptr;
     else if (holds(m_chat))
         m_chat = nullptr;
     else if (holds(m_bench))
@@ -566,6 +625,13 @@ void MainWindow::requestQuit()
 {
     if (m_quitting)
         return;
+    // Unsaved config edits first: saved, discarded on purpose, or the quit is off.
+    if (m_configEditor && m_configEditor->isModified()) {
+        if (!m_configEditor->maybeDiscard(ConfigEditor::Reason::Close)) {
+            showView(View::Config);
+            return;
+        }
+    }
     const qint64 inFlight = m_gateway->snapshot().inFlight;
     if (!m_gateway->isRunning() || inFlight == 0) {
         quitDraining();

@@ -1,11 +1,13 @@
 #pragma once
 
-// The panel's main window: one tab per view (Nodes, Charts, Requests, and placeholders for Config,
-// Chat and Benchmark), a toolbar and menu with the gateway toggle, a status bar with the gateway's state
-// and rates, and a system-tray icon whose colour tells the state (when the platform has a tray).
-// It owns the GatewayMonitor that feeds every view; it never touches a socket.
+// The panel's main window: one tab per view (Nodes, Charts, Requests, Config editor, Chat, Benchmark), a
+// toolbar and menu with the gateway toggle, a status bar with the gateway's state and rates, and a
+// system-tray icon whose colour tells the state (when the platform has a tray).
+// It owns the GatewayMonitor that feeds every view; it never touches a socket. Opening a config and
+// quitting go through the config editor, so unsaved edits are never dropped without asking.
 
 #include "config/config.h"
+#include "gateway.h"
 #include "gatewaymonitor.h"
 #include "simnode/simoptions.h"
 #include "language.h"
@@ -35,8 +37,8 @@ namespace switchyard::ui {
 class BenchmarkView;
 class ChartsView;
 class ChatConsole;
+class ConfigEditor;
 class NodesView;
-class PlaceholderView;
 class RequestsView;
 
 class MainWindow final : public QMainWindow
@@ -56,10 +58,14 @@ public:
     // "HOST:PORT" from --listen: applied to every config this window loads.
     void setListenOverride(const QString &listen) { m_listenOverride = listen; }
 
-    // Loads, validates and applies a config file; problems are shown in the window (not modal).
+    // Loads, validates and applies a config file; problems are shown in the window (not modal) and the
+    // file is shown in the config editor either way, to be fixed there. Unsaved edits in the editor are
+    // asked about first (false when the operator cancels).
     bool openConfigFile(const QString &path);
-    // Applies a config; source names it in the title ("demo", a file path).
-    void applyConfig(config::GatewayConfig config, const QString &source);
+    // Applies a config; source names it in the title ("demo", a file path). Returns what changed.
+    Gateway::ApplyResult applyConfig(config::GatewayConfig config, const QString &source);
+    // The text of a config that is not a file (the demo's), for the editor; marked as the running config.
+    void showConfigText(const QString &json, const QString &source);
     // The demo's simulated nodes: their state and counters feed the Nodes view, and their context
     // menu offers fault modes. They must outlive the window.
     void setDemoNodes(std::vector<sim::SimNode *> nodes);
@@ -87,6 +93,7 @@ public:
     NodesView *nodesView() const { return m_nodes; }
     ChartsView *chartsView() const { return m_charts; }
     RequestsView *requestsView() const { return m_requests; }
+    ConfigEditor *configEditor() const { return m_configEditor; } // null once replaced
     ChatConsole *chatConsole() const { return m_chat; }        // null once replaced
     BenchmarkView *benchmarkView() const { return m_bench; }   // null once replaced
     // The Nodes view's "Open in chat": the Chat tab, pinned to the node ("node/model").
@@ -121,6 +128,8 @@ private:
     void updateIndicator(const MonitorSample &sample);
     void openConfigInteractive();
     void onWelcomeFinished(WelcomeDialog *dialog);
+    bool openConfig(const QString &path, bool askAboutEdits);
+    void updateTitle();
     void completeQuit();
     void saveSettings() const;
 
@@ -130,7 +139,7 @@ private:
     NodesView *m_nodes;
     ChartsView *m_charts;
     RequestsView *m_requests;
-    PlaceholderView *m_configView;
+    ConfigEditor *m_configEditor;
     ChatConsole *m_chat;
     BenchmarkView *m_bench;
     QFrame *m_banner;
