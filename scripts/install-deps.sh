@@ -10,6 +10,10 @@ packages=(
   nlohmann-json3-dev
   xvfb xauth
 )
+# For the tests only: promtool lints the gateway's /metrics (tst_health). `install-deps.sh --test`.
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(prometheus)
+fi
 # Not needed to build or test: fonts-noto-cjk (Chinese glyphs in the panel) and qt6-translations-l10n
 # (Qt's own zh_CN strings) are Recommends of the .deb; scripts/package.sh installs its own tools.
 

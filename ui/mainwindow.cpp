@@ -4,6 +4,7 @@
 #include "chartsview.h"
 #include "chat/chatconsole.h"
 #include "config/configeditor.h"
+#include "config/configfile.h"
 #include "config/configloader.h"
 #include "gateway.h"
 #include "nodesmodel.h"
@@ -59,6 +60,10 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     setObjectName(u"switchyardMainWindow"_s);
     setWindowTitle(tr("Switchyard[*]"));
     m_faultPool.setMaxThreadCount(1); // faults apply in the order they were asked for
+    // PUT /api/config reaches the panel's gateway too: the open file stays the truth (saved first, the
+    // editor notices the change on disk), and the window says what happened.
+    m_gateway->setConfigUpdateHandler(
+        [this](const config::GatewayConfig &parsed, const QByteArray &text) { return applyConfigFromApi(parsed, text); });
 
     m_tabs->setObjectName(u"views"_s);
     m_tabs->setDocumentMode(true);
@@ -409,6 +414,26 @@ Gateway::ApplyResult MainWindow::applyConfig(config::GatewayConfig cfg, const QS
     }
     m_monitor->sampleNow();
     return result;
+}
+
+Gateway::ConfigUpdate MainWindow::applyConfigFromApi(const config::GatewayConfig &parsed, const QByteArray &text)
+{
+    Gateway::ConfigUpdate update;
+    const QString path = m_configEditor ? m_configEditor->filePath() : QString();
+    if (!path.isEmpty()) {
+        const auto saved = config::saveConfigFile(path, text);
+        if (!saved) {
+            update.error = saved.error();
+            showError(tr("A config arrived over the API but was not applied: %1").arg(saved.error()).toHtmlEscaped());
+            return update;
+        }
+        update.savedTo = saved->path;
+    }
+    update.result = applyConfig(parsed, path.isEmpty() ? m_configSource : path);
+    showNote(tr("A config arrived over the API (PUT /api/config) and was applied: %1")
+                 .arg(update.result.changes.isEmpty() ? tr("no changes") : update.result.changes.summary())
+                 .toHtmlEscaped());
+    return update;
 }
 
 void MainWindow::setDemoNodes(std::vector<sim::SimNode *> nodes)

@@ -64,6 +64,8 @@ public:
     bool openConfigFile(const QString &path);
     // Applies a config; source names it in the title ("demo", a file path). Returns what changed.
     Gateway::ApplyResult applyConfig(config::GatewayConfig config, const QString &source);
+    // PUT /api/config: saves to the open file (if any), then applies; installed as the gateway's handler.
+    Gateway::ConfigUpdate applyConfigFromApi(const config::GatewayConfig &parsed, const QByteArray &text);
     // The text of a config that is not a file (the demo's), for the editor; marked as the running config.
     void showConfigText(const QString &json, const QString &source);
     // The demo's simulated nodes: their state and counters feed the Nodes view, and their context

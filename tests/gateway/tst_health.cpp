@@ -6,6 +6,8 @@
 #include "health/nodehealth.h"
 #include "health/prometheustext.h"
 
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
@@ -309,6 +311,21 @@ private slots:
         QCOMPARE(*pm.sumWhere("switchyard_node_up", "node", "a"), 1.0);
         QCOMPARE(*pm.sumWhere("switchyard_node_completion_tokens_total", "node", "a"), 6.0);
         QCOMPARE(*pm.sum("switchyard_request_duration_seconds_count"), 4.0);
+
+        // Prometheus' own linter accepts the text (installed by scripts/install-deps.sh for tests).
+        const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+        if (promtool.isEmpty()) {
+            qWarning("promtool not installed: /metrics not linted");
+        } else {
+            QProcess lint;
+            lint.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+            QVERIFY(lint.waitForStarted());
+            lint.write(m.body);
+            lint.closeWriteChannel();
+            QVERIFY(lint.waitForFinished(30000));
+            const QByteArray said = lint.readAllStandardOutput() + lint.readAllStandardError();
+            QVERIFY2(lint.exitCode() == 0 && said.trimmed().isEmpty(), said.constData());
+        }
 
         const TestResponse s = request(f.port, "GET", "/api/status");
         QCOMPARE(s.status, 200);

@@ -489,7 +489,7 @@ private slots:
         e->refreshForm();
         e->form()->strategyBox()->setCurrentIndex(e->form()->strategyBox()->findData(u"load_aware"_s));
         emit e->form()->strategyBox()->activated(e->form()->strategyBox()->currentIndex());
-        e->form()->listenEdit()->setText(u"0.0.0.0:9090"_s);
+        e->form()->listenEdit()->setText(u"127.0.0.1:9090"_s);
         emit e->form()->listenEdit()->editingFinished();
         const auto cfg2 = config::parseConfig(e->text().toUtf8());
         QVERIFY(cfg2);
