@@ -409,6 +409,15 @@ Gateway::ApplyResult MainWindow::applyConfig(config::GatewayConfig cfg, const QS
         showError(u"<b>"_s % tr("The new listen address cannot be used.").toHtmlEscaped() % u"</b> "_s
                   % result.listenError.toHtmlEscaped() % u"<br>"_s
                   % tr("The gateway keeps listening on %1.").arg(m_gateway->listenUrl()).toHtmlEscaped());
+    } else if (const config::GatewaySettings &s = m_baseConfig.settings;
+               s.allowUnauthenticatedNetworkAccess && s.apiKeys.isEmpty() && !config::isLoopbackHost(s.listenHost)) {
+        // The operator opted out of the safe default: say so every time, not only in the file.
+        showError(u"<b>"_s % tr("The gateway is reachable from the network without API keys.").toHtmlEscaped()
+                  % u"</b> "_s
+                  % tr("Anyone who can reach %1 can use your nodes (switchyard.allow_unauthenticated_network_access "
+                       "is true). Set switchyard.api_keys to require a key.")
+                        .arg(s.listenHost)
+                        .toHtmlEscaped());
     } else if (wasRunning && !result.changes.isEmpty()) {
         statusBar()->showMessage(tr("Configuration applied: %1").arg(result.changes.summary()), 15000);
     }
