@@ -117,7 +117,7 @@ void BenchExchange::start(upstream::UpstreamConnection *connection)
     m_connection = connection;
     m_sample = RequestSample();
     m_body.clear();
-    m_pending.clear();
+    m_events.reset();
     m_sse = false;
     m_sawDone = false;
     m_streamError.clear();
@@ -156,38 +156,8 @@ void BenchExchange::upstreamBody(QByteArrayView data)
             m_body.append(data);
         return;
     }
-    m_pending.append(data);
-    scanEvents();
-}
-
-void BenchExchange::scanEvents()
-{
-    // SSE events end with a blank line; servers may use CRLF.
-    qsizetype from = 0;
-    for (;;) {
-        qsizetype end = m_pending.indexOf("\n\n", from);
-        qsizetype sep = 2;
-        const qsizetype crlf = m_pending.indexOf("\r\n\r\n", from);
-        if (crlf >= 0 && (end < 0 || crlf < end)) {
-            end = crlf;
-            sep = 4;
-        }
-        if (end < 0)
-            break;
-        const QByteArrayView event = QByteArrayView(m_pending).sliced(from, end - from);
-        qsizetype lineStart = 0;
-        while (lineStart <= event.size()) {
-            qsizetype lineEnd = event.indexOf('\n', lineStart);
-            if (lineEnd < 0)
-                lineEnd = event.size();
-            const QByteArrayView line = event.sliced(lineStart, lineEnd - lineStart).trimmed();
-            if (line.startsWith("data:"))
-                handleEvent(line.sliced(5).trimmed());
-            lineStart = lineEnd + 1;
-        }
-        from = end + sep;
-    }
-    m_pending.remove(0, from);
+    for (const http::SseEvent &e : m_events.feed(data))
+        handleEvent(e.data);
 }
 
 void BenchExchange::handleEvent(QByteArrayView payload)
@@ -266,9 +236,9 @@ void BenchExchange::upstreamFinished()
         return;
     }
     m_sample.latencyMs = now;
-    if (!m_pending.isEmpty()) {
-        m_pending.append("\n\n");
-        scanEvents();
+    if (m_events.hasPendingData()) { // a last event without its blank line: the body's end closes it
+        for (const http::SseEvent &e : m_events.feed("\n\n"))
+            handleEvent(e.data);
     }
     if (!m_streamError.isEmpty()) {
         complete(false, u"error in stream: "_s % m_streamError);

@@ -6,6 +6,7 @@
 // arrives, stamps the first generated token (TTFT) and the last byte (latency), and takes the token count
 // from the usage chunk. Also used for the one GET /v1/models that finds a target's model.
 
+#include "http/sseparser.h"
 #include "benchtypes.h"
 #include "routing/routingtable.h"
 #include "upstream/upstreamconnection.h"
@@ -60,7 +61,6 @@ public:
     void upstreamFailed(const upstream::UpstreamError &error) override;
 
 private:
-    void scanEvents();
     void handleEvent(QByteArrayView payload);
     void complete(bool ok, const QString &error);
     double elapsedMs() const { return double(m_clock.nsecsElapsed()) / 1e6; }
@@ -74,7 +74,7 @@ private:
     QTimer m_timeout;
     RequestSample m_sample;
     QByteArray m_body;    // non-SSE bodies
-    QByteArray m_pending; // SSE bytes not yet split into events
+    http::SseParser m_events; // the stream, split into events
     bool m_sse = false;
     bool m_sawDone = false;
     QString m_streamError;

@@ -212,6 +212,8 @@ QList<RoutingTable::ModelInfo> RoutingTable::models() const
             out[*it].providers.append(provider);
         }
     };
+    // One walk over the keys: bare names (the pools) first in the answer, then "provider/model" (pins).
+    QList<ModelInfo> pinned;
     for (const Node &node : m_nodes) {
         for (const config::KeyConfig &key : node.provider.keys) {
             if (!key.enabled)
@@ -220,19 +222,13 @@ QList<RoutingTable::ModelInfo> RoutingTable::models() const
                 if (m == u"*")
                     continue;
                 add(m, node.name);
+                const QString id = node.name % u'/' % m;
+                if (std::none_of(pinned.cbegin(), pinned.cend(), [&](const ModelInfo &x) { return x.id == id; }))
+                    pinned.append({id, {node.name}});
             }
         }
     }
-    for (const Node &node : m_nodes) {
-        for (const config::KeyConfig &key : node.provider.keys) {
-            if (!key.enabled)
-                continue;
-            for (const QString &m : key.models) {
-                if (m != u"*")
-                    add(node.name % u'/' % m, node.name);
-            }
-        }
-    }
+    out.append(pinned);
     return out;
 }
 
