@@ -4,6 +4,7 @@
 #include "chartsview.h"
 #include "chat/chatconsole.h"
 #include "config/configloader.h"
+#include "eventlooplag.h"
 #include "gateway.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
@@ -108,6 +109,7 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     statusBar()->addWidget(m_stateText);
     statusBar()->addWidget(m_urlText, 1);
     statusBar()->addPermanentWidget(m_ratesText);
+    installLagIndicator(this); // the GUI thread's own responsiveness (docs/PERFORMANCE.md)
 
     createActions();
     createTray();
