@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 need=()
-for p in nginx haproxy wrk Xvfb; do command -v "$p" >/dev/null || need+=("$p"); done
+for p in nginx haproxy wrk Xvfb valgrind strace; do command -v "$p" >/dev/null || need+=("$p"); done
 [ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
 if ((${#need[@]})); then
   pkgs=()
@@ -29,10 +29,13 @@ echo "# Switchyard performance suite — $(date -u '+%Y-%m-%d %H:%M UTC'), $(npr
 echo
 echo "## Microbenchmarks (ns per operation)"
 "$build/tests/bench/switchyard_microbench" --benchmark_min_time=0.2 2>/dev/null |
-  awk '/^BM_/ {printf "  %-36s %10s ns\n", $1, $2}'
+  awk '/^BM_/ {printf "  %-36s %10s ns CPU\n", $1, $4}'
 echo
 echo "## Non-streaming throughput and latency"
 bash "$root/tests/perf/bench-gateway.sh" "$build"
+echo
+echo "## Cost per request (instructions and system calls; independent of the machine's load)"
+COUNT="${COUNT:-1000}" bash "$root/tests/perf/cost-per-request.sh" "$build/app/switchyard"
 echo
 echo "## Streaming"
 bash "$root/tests/perf/bench-streaming.sh" "$build"

@@ -45,6 +45,8 @@ defaults
   timeout client 60s
   timeout server 60s
   option http-keep-alive
+  # Without it HAProxy holds small writes back (MSG_MORE) for tens of milliseconds: fair to streams.
+  option http-no-delay
 frontend f
   bind 127.0.0.1:$HA
   default_backend b

@@ -16,6 +16,10 @@
       Opens S streams at once (long, slow ones), waits until every one has received its first event
       (all in flight at the node), samples VmRSS of PID before and during, prints a RESULT line with
       the memory per open stream, then closes everything.
+
+  ssebench.py requests URL [--count 2000] [--conns 4]
+      Exactly COUNT non-streamed chat completions over CONNS keep-alive connections (for measures
+      per request that do not depend on time: instructions under callgrind, system calls under strace).
 """
 
 import argparse
@@ -187,6 +191,33 @@ async def concurrency(args):
           % (started, before, during, per), flush=True)
 
 
+async def fixed_requests(args):
+    """Exactly count non-streamed requests over conns keep-alive connections (for per-request costs)."""
+    host, port = split_url(args.url)
+    body = json.dumps({"model": "m1", "messages": [{"role": "user", "content": "Hello"}], "max_tokens": 1}).encode()
+    req = (b"POST /v1/chat/completions HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\n"
+           b"Content-Length: %d\r\n\r\n" % (host.encode(), port, len(body))) + body
+    per = [args.count // args.conns + (1 if i < args.count % args.conns else 0) for i in range(args.conns)]
+
+    async def conn(n):
+        reader, writer = await asyncio.open_connection(host, port)
+        for _ in range(n):
+            writer.write(req)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value.strip())
+            if not head.startswith(b"HTTP/1.1 200"):
+                raise SystemExit("unexpected response: %r" % head[:40])
+            await reader.readexactly(length)
+        writer.close()
+
+    await asyncio.wait_for(asyncio.gather(*[conn(n) for n in per]), timeout=600)
+    print("RESULT requests=%d" % args.count, flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -203,11 +234,17 @@ def main():
     c.add_argument("--pid", type=int, required=True)
     c.add_argument("--streams", type=int, default=1000)
     c.add_argument("--hold-s", type=float, default=3)
+    q = sub.add_parser("requests")
+    q.add_argument("url")
+    q.add_argument("--count", type=int, default=2000)
+    q.add_argument("--conns", type=int, default=4)
     args = p.parse_args()
     if args.cmd == "serve":
         asyncio.run(serve(args.port))
     elif args.cmd == "latency":
         asyncio.run(latency(args))
+    elif args.cmd == "requests":
+        asyncio.run(fixed_requests(args))
     else:
         asyncio.run(concurrency(args))
 
