@@ -73,9 +73,9 @@ for ((r = 0; r < rounds; r++)); do
 done
 stat() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.0f (%.0f–%.0f)", a[int((NR+1)/2)], a[1], a[NR]}'; }
 echo "streaming: ${rounds} interleaved rounds, each ${streams} concurrent streams × ${chunks} events every ${interval} ms"
-echo "per-event delay = arrival at the client − the upstream's send time (same clock); µs, median (min–max) over rounds"
+echo "per-event delay = kernel receive time at the client − the upstream's send time (CLOCK_REALTIME); µs, median (min–max) over rounds"
 echo
-echo "| target | event delay p50 | event delay p99 | time to first event p50 |"
+echo "| target | event delay p50 | event delay p99 | time to first event p50 (request written → first event) |"
 echo "| --- | --- | --- | --- |"
 for t in "${targets[@]}"; do
   a=(); b=(); c=()

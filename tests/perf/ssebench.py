@@ -5,8 +5,8 @@
       A small OpenAI-style upstream: every POST is answered with a chunked text/event-stream of
       `max_tokens` chat.completion.chunk events, one every `x_interval_ms` (fields of the request
       body, which the gateway passes through byte for byte). Each event carries "t": the upstream's
-      CLOCK_MONOTONIC in ns just before the write, so a client on the same machine can tell how long
-      that event took to reach it. GET /health answers 200.
+      CLOCK_REALTIME in ns just before the write, so a client on the same machine can tell how long
+      that event took to reach it (the client reads the kernel's receive timestamp, same clock).
 
   ssebench.py latency URL [--streams S] [--chunks N] [--interval-ms I] [--label L]
       S concurrent streams of N events; prints one RESULT line: per-event delay (arrival minus "t")
@@ -26,11 +26,14 @@ import argparse
 import asyncio
 import json
 import re
-import statistics
+import selectors
+import socket
+import struct
 import sys
 import time
 
 T_RE = re.compile(rb'"t":(\d+)\}')
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; Python's module may not name it
 
 
 # --------------------------------------------------------------------------------------------- upstream
@@ -64,7 +67,7 @@ async def serve_conn(reader, writer):
                     if delay > 0:
                         await asyncio.sleep(delay)
                 ev = (b'data: {"id":"chatcmpl-b","object":"chat.completion.chunk","model":"m1","choices":[{"index":0,'
-                      b'"delta":{"content":"tok"},"finish_reason":null}],"t":' + str(time.monotonic_ns()).encode() + b"}\n\n")
+                      b'"delta":{"content":"tok"},"finish_reason":null}],"t":' + str(time.time_ns()).encode() + b"}\n\n")
                 writer.write(b"%x\r\n%s\r\n" % (len(ev), ev))
                 await writer.drain()
             done = b"data: [DONE]\n\n"
@@ -135,11 +138,45 @@ def pct(values, q):
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
-async def latency(args):
+def latency(args):
+    """Arrival times are the kernel's receive timestamps (SO_TIMESTAMPNS), not when this process got
+    around to reading: on a loaded machine the client's own scheduling delay would otherwise swamp what
+    is measured. The upstream stamps events with the same clock (CLOCK_REALTIME)."""
     host, port = split_url(args.url)
     delays, ttfbs = [], []
-    await asyncio.wait_for(asyncio.gather(*[one_stream(host, port, args.chunks, args.interval_ms, delays, ttfbs)
-                                            for _ in range(args.streams)]), timeout=120)
+    sel = selectors.DefaultSelector()
+    for _ in range(args.streams):
+        sock = socket.create_connection((host, port))
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.sendall(request_bytes(host, port, args.chunks, args.interval_ms))
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ, {"sent": time.time_ns(), "buf": b"", "seen": 0})
+    open_streams = args.streams
+    deadline = time.monotonic() + 120
+    while open_streams and time.monotonic() < deadline:
+        for key, _ in sel.select(timeout=1):
+            st = key.data
+            data, anc, _, _ = key.fileobj.recvmsg(65536, socket.CMSG_SPACE(16))
+            arrived = time.time_ns()
+            for level, kind, cdata in anc:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    sec, nsec = struct.unpack("qq", cdata[:16])
+                    arrived = sec * 1_000_000_000 + nsec
+            done = not data
+            st["buf"] += data
+            last = 0
+            for m in T_RE.finditer(st["buf"]):
+                if st["seen"] == 0:
+                    ttfbs.append(arrived - st["sent"])
+                st["seen"] += 1
+                delays.append(arrived - int(m.group(1)))
+                last = m.end()
+            st["buf"] = st["buf"][last:]
+            if done or b"[DONE]" in st["buf"]:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                open_streams -= 1
     us = lambda ns: ns / 1000.0
     print("RESULT %s events=%d delay_p50_us=%.0f delay_p99_us=%.0f delay_max_us=%.0f ttfb_p50_us=%.0f ttfb_p99_us=%.0f"
           % (args.label, len(delays), us(pct(delays, 0.5)), us(pct(delays, 0.99)), us(max(delays)),
@@ -242,7 +279,7 @@ def main():
     if args.cmd == "serve":
         asyncio.run(serve(args.port))
     elif args.cmd == "latency":
-        asyncio.run(latency(args))
+        latency(args)
     elif args.cmd == "requests":
         asyncio.run(fixed_requests(args))
     else:
