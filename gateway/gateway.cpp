@@ -7,6 +7,9 @@
 #include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QThread>
+
+#include <sys/resource.h>
+#include <unistd.h>
 #include <QTimer>
 
 using namespace Qt::Literals::StringLiterals;
@@ -107,6 +110,12 @@ Expected<QString, QString> Gateway::start()
         auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
         worker->moveToThread(thread);
         thread->start();
+        if (m_workerNice != 0) {
+            const int nice = m_workerNice;
+            // On Linux a thread id addresses that one thread: run it on the worker's own thread.
+            QMetaObject::invokeMethod(worker, [nice] { setpriority(PRIO_PROCESS, id_t(gettid()), nice); },
+                                      Qt::QueuedConnection);
+        }
         m_workerThreads.push_back(thread);
         m_workers.push_back(worker);
     }

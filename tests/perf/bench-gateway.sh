@@ -126,13 +126,16 @@ echo
 # Ratios per round (each round's targets ran back to back), then their median and spread.
 for t in "${targets[@]}"; do
   [ "$t" = direct ] || [ "$t" = haproxy ] && continue
-  thr=(); add=(); addh=(); lat=()
+  thr=(); add=(); addh=()
   for ((r = 0; r < rounds; r++)); do
     thr+=("$(awk -v s="${rps[$t,32,$r]}" -v h="${rps[haproxy,32,$r]}" 'BEGIN {print s / h}')")
     add+=("$(awk -v s="${p50[$t,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {print s - d}')")
     addh+=("$(awk -v s="${p50[haproxy,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {print s - d}')")
-    lat+=("$(awk -v s="${p50[$t,1,$r]}" -v h="${p50[haproxy,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {a = h - d; if (a < 1) a = 1; print (s - d) / a}')")
   done
   echo "$t: throughput at 32 connections / haproxy = $(statf "${thr[@]}")   (target ≥ 0.5)"
-  echo "$t: added median latency at 1 connection = $(stat "${add[@]}") µs, haproxy's = $(stat "${addh[@]}") µs, ratio $(statf "${lat[@]}")   (target ≤ 1.5)"
+  # A per-round ratio is meaningless when HAProxy's added latency is near zero in a noisy round: the
+  # ratio is of the medians over rounds.
+  ma=$(printf '%s\n' "${add[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  mh=$(printf '%s\n' "${addh[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  echo "$t: added median latency at 1 connection = $(stat "${add[@]}") µs, haproxy's = $(stat "${addh[@]}") µs, ratio of the medians $(awk -v a="$ma" -v h="$mh" 'BEGIN {printf "%.2f", a / (h > 1 ? h : 1)}')   (target ≤ 1.5)"
 done
