@@ -6,7 +6,7 @@
 #
 # Usage: tests/perf/bench-streaming.sh [build-dir]
 # Environment: ROUNDS (3), STREAMS (10 concurrent streams per latency round), CHUNKS (100 events per
-# stream), INTERVAL_MS (10), OPEN_STREAMS (1000).
+# stream), INTERVAL_MS (10), OPEN_STREAMS (1000), WORKERS (the gateway's worker threads; 0 = one per core).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -30,7 +30,7 @@ cat >"$work/switchyard.json" <<CFG
 {"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
   "network_config":{"base_url":"http://127.0.0.1:$UP"},
   "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
+ "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000,"worker_threads":${WORKERS:-0}}}
 CFG
 "$build/app/switchyard" --headless --config "$work/switchyard.json" >"$work/sw.out" 2>/dev/null &
 swpid=$!
