@@ -16,6 +16,11 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
 
+namespace {
+// The gateway's worker threads yield to the GUI thread under full load (Gateway::setWorkerNice).
+constexpr int PanelWorkerNice = 5;
+} // namespace
+
 int runPanel(const QString &configPath, const QString &listen, bool demo)
 {
     if (!listen.isEmpty()) {
@@ -34,6 +39,7 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
     // simulated nodes the gateway was talking to.
     app::DemoFleet fleet;
     Gateway gateway;
+    gateway.setWorkerNice(PanelWorkerNice);
     MainWindow window(&gateway);
     window.setListenOverride(listen);
 

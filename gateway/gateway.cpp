@@ -11,6 +11,9 @@
 #include <QThread>
 #include <QDateTime>
 #include <QPromise>
+
+#include <sys/resource.h>
+#include <unistd.h>
 #include <QTimer>
 
 using namespace Qt::Literals::StringLiterals;
@@ -123,6 +126,12 @@ Expected<QString, QString> Gateway::start()
         });
         worker->moveToThread(thread);
         thread->start();
+        if (m_workerNice != 0) {
+            const int nice = m_workerNice;
+            // On Linux a thread id addresses that one thread: run it on the worker's own thread.
+            QMetaObject::invokeMethod(worker, [nice] { setpriority(PRIO_PROCESS, id_t(gettid()), nice); },
+                                      Qt::QueuedConnection);
+        }
         m_workerThreads.push_back(thread);
         m_workers.push_back(worker);
     }

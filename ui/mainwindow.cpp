@@ -6,6 +6,7 @@
 #include "config/configeditor.h"
 #include "config/configfile.h"
 #include "config/configloader.h"
+#include "eventlooplag.h"
 #include "gateway.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
@@ -110,6 +111,7 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     statusBar()->addWidget(m_stateText);
     statusBar()->addWidget(m_urlText, 1);
     statusBar()->addPermanentWidget(m_ratesText);
+    installLagIndicator(this); // the GUI thread's own responsiveness (docs/PERFORMANCE.md)
 
     createActions();
     createTray();

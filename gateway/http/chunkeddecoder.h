@@ -4,6 +4,8 @@
 // each decoded piece is handed to a callback as a view into the caller's buffer, so a proxy can forward
 // or inspect it without an intermediate buffer. Chunk extensions are skipped, trailers are discarded.
 
+#include "httptypes.h"
+
 #include <QByteArrayView>
 #include <cstdint>
 
@@ -37,7 +39,7 @@ private:
         return Result::Error;
     }
     // Finds the end of a CRLF-terminated line starting at pos; -1 if not yet complete.
-    qsizetype lineEnd(QByteArrayView data, qsizetype pos) const { return data.indexOf("\r\n", pos); }
+    qsizetype lineEnd(QByteArrayView data, qsizetype pos) const { return indexOfCrlf(data, pos); }
 
     State m_state = State::Size;
     std::uint64_t m_remaining = 0;

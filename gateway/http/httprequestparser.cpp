@@ -74,7 +74,7 @@ RequestParser::Status RequestParser::parse(QByteArray &buffer)
                     buffer.remove(0, lead);
             }
             const qsizetype from = std::max<qsizetype>(0, m_scanFrom - 3);
-            const qsizetype end = buffer.indexOf("\r\n\r\n", from);
+            const qsizetype end = indexOfHeadEnd(buffer, from);
             if (end < 0) {
                 if (buffer.size() > m_limits.maxHeaderBytes)
                     return fail(431, "request header block exceeds the limit");
@@ -128,7 +128,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
     m_request = Request();
 
     // Request line: METHOD SP target SP HTTP/1.x
-    qsizetype lineEnd = head.indexOf("\r\n");
+    qsizetype lineEnd = indexOfCrlf(head);
     if (lineEnd < 0)
         lineEnd = head.size();
     const QByteArrayView line = head.first(lineEnd);
@@ -165,7 +165,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
     bool chunked = false;
     bool haveTransferEncoding = false;
     while (pos < head.size()) {
-        qsizetype e = head.indexOf("\r\n", pos);
+        qsizetype e = indexOfCrlf(head, pos);
         if (e < 0)
             e = head.size();
         const QByteArrayView field = head.sliced(pos, e - pos);

@@ -5,7 +5,7 @@ namespace switchyard::http {
 ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
 {
     for (;;) {
-        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        const qsizetype end = indexOfHeadEnd(buffer);
         if (end < 0) {
             if (buffer.size() > MaxHeaderBytes)
                 return fail("response header block too large");
@@ -14,7 +14,7 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
         if (end + 4 > MaxHeaderBytes)
             return fail("response header block too large");
         const QByteArrayView head(buffer.constData(), end);
-        qsizetype lineEnd = head.indexOf("\r\n");
+        qsizetype lineEnd = indexOfCrlf(head);
         if (lineEnd < 0)
             lineEnd = head.size();
         const QByteArrayView line = head.first(lineEnd);
@@ -33,7 +33,7 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
         m_headers.clear();
         qsizetype pos = lineEnd + 2;
         while (pos < head.size()) {
-            qsizetype e = head.indexOf("\r\n", pos);
+            qsizetype e = indexOfCrlf(head, pos);
             if (e < 0)
                 e = head.size();
             const QByteArrayView field = head.sliced(pos, e - pos);

@@ -1,5 +1,8 @@
 #include "httptypes.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace switchyard::http {
 
 QByteArrayView headerValue(const Headers &headers, QByteArrayView lowerName)
@@ -38,32 +41,83 @@ bool headerListContains(QByteArrayView value, QByteArrayView token)
 const char *reasonPhrase(int status)
 {
     switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Unknown";
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
+    case 409:
+        return "Conflict";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 415:
+        return "Unsupported Media Type";
+    case 422:
+        return "Unprocessable Content";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return "Unknown";
     }
+}
+
+namespace {
+qsizetype indexOfCrThen(QByteArrayView data, qsizetype from, QByteArrayView rest)
+{
+    const char *const begin = data.data();
+    const char *const end = begin + data.size();
+    for (const char *p = begin + std::max<qsizetype>(0, from); p < end; ++p) {
+        p = static_cast<const char *>(std::memchr(p, '\r', size_t(end - p)));
+        if (!p)
+            return -1;
+        if (end - p - 1 >= rest.size() && std::memcmp(p + 1, rest.data(), size_t(rest.size())) == 0)
+            return p - begin;
+    }
+    return -1;
+}
+} // namespace
+
+qsizetype indexOfCrlf(QByteArrayView data, qsizetype from)
+{
+    return indexOfCrThen(data, from, "\n");
+}
+
+qsizetype indexOfHeadEnd(QByteArrayView data, qsizetype from)
+{
+    return indexOfCrThen(data, from, "\n\r\n");
 }
 
 } // namespace switchyard::http

@@ -206,7 +206,6 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
         kind = scan.stream ? config::RequestKind::TextCompletionStream : config::RequestKind::TextCompletion;
     else
         kind = config::RequestKind::Embedding;
-    const QString flag = QString::fromLatin1(config::flagName(kind));
 
     std::vector<Target> targets;
     auto addTarget = [&](const QByteArray &model, bool primary) -> bool {
@@ -224,6 +223,7 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
         }
         if (allowed.empty() && !route->candidates.empty()) {
             if (primary) {
+                const QString flag = QString::fromLatin1(config::flagName(kind));
                 const QString who = route->pinned
                                         ? u"The provider '"_s % table.nodes()[size_t(route->candidates[0].node)].name
                                               % u"' does not allow "_s

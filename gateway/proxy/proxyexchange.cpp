@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QRandomGenerator>
+#include <QTimerEvent>
 
 #include <cmath>
 
@@ -30,19 +31,43 @@ qint64 monotonicMs()
 }
 } // namespace
 
-ProxyExchange::ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath, http::BodyTemplate body,
-                             std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent)
+ProxyExchange::ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath,
+                             http::BodyTemplate body, std::vector<Target> targets, bool stream,
+                             stats::RequestRecord record, QObject *parent)
     : Exchange(parent), m_ctx(std::move(context)), m_sink(sink), m_upstreamPath(std::move(upstreamPath)),
       m_body(std::move(body)), m_targets(std::move(targets)), m_stream(stream), m_record(std::move(record))
 {
     m_clock.start();
-    m_phaseTimer.setSingleShot(true);
-    m_phaseTimer.setTimerType(Qt::PreciseTimer);
-    m_totalTimer.setSingleShot(true);
-    m_backoffTimer.setSingleShot(true);
-    connect(&m_phaseTimer, &QTimer::timeout, this, &ProxyExchange::onPhaseTimeout);
-    connect(&m_totalTimer, &QTimer::timeout, this, &ProxyExchange::onTotalTimeout);
-    connect(&m_backoffTimer, &QTimer::timeout, this, [this] { startAttempt(false); });
+}
+
+void ProxyExchange::startPhaseTimer(int ms)
+{
+    m_phaseMs = ms;
+    m_phaseTimer.start(ms, Qt::PreciseTimer, this);
+}
+
+void ProxyExchange::startTotalTimer(int ms)
+{
+    m_totalMs = ms;
+    m_totalTimer.start(ms, this);
+}
+
+void ProxyExchange::timerEvent(QTimerEvent *event)
+{
+    // All three are single-shot.
+    const int id = event->timerId();
+    if (id == m_phaseTimer.timerId()) {
+        m_phaseTimer.stop();
+        onPhaseTimeout();
+    } else if (id == m_totalTimer.timerId()) {
+        m_totalTimer.stop();
+        onTotalTimeout();
+    } else if (id == m_backoffTimer.timerId()) {
+        m_backoffTimer.stop();
+        startAttempt(false);
+    } else {
+        QObject::timerEvent(event);
+    }
 }
 
 ProxyExchange::~ProxyExchange()
@@ -83,8 +108,9 @@ bool ProxyExchange::admitted(const routing::PoolEntry &e)
     case health::Admission::No:
         break;
     }
-    m_skipped.append(node.name % u": "_s % QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now)))
-                     % u" ("_s % node.runtime->health.reason(now) % u')');
+    m_skipped.append(node.name % u": "_s %
+                     QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now))) % u" ("_s %
+                     node.runtime->health.reason(now) % u')');
     return false;
 }
 
@@ -138,13 +164,15 @@ void ProxyExchange::tryNext()
         return;
     }
     if (m_retryNumber > 0 && m_candidateIndex >= m_targets[m_targetIndex].route.candidates.size()) {
-        // A retry after every node failed once: back off as Bifrost does, min(initial·2^n, max) × U(0.8, 1.2).
+        // A retry after every node failed once: back off as Bifrost does, min(initial·2^n, max) ×
+        // U(0.8, 1.2).
         const auto &net = m_node->provider.network;
-        const double base = std::min<double>(double(net.retryBackoffMaxMs),
-                                             double(net.retryBackoffInitialMs) * std::pow(2.0, m_retryNumber - 1));
+        const double base =
+            std::min<double>(double(net.retryBackoffMaxMs),
+                             double(net.retryBackoffInitialMs) * std::pow(2.0, m_retryNumber - 1));
         const double jitter = 0.8 + 0.4 * QRandomGenerator::global()->generateDouble();
         m_phase = Phase::Idle;
-        m_backoffTimer.start(int(base * jitter));
+        m_backoffTimer.start(int(base * jitter), this);
         return;
     }
     startAttempt(false);
@@ -165,9 +193,10 @@ void ProxyExchange::startAttempt(bool forceFresh)
 
     QByteArray req;
     req.reserve(256 + body.size() + node.extraHeaderBlock.size());
-    req += "POST " + path + " HTTP/1.1\r\nHost: " + ep.hostHeader
-           + "\r\nContent-Type: application/json\r\nAccept: " + (m_stream ? "text/event-stream" : "application/json")
-           + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    req += "POST " + path + " HTTP/1.1\r\nHost: " + ep.hostHeader +
+           "\r\nContent-Type: application/json\r\nAccept: " +
+           (m_stream ? "text/event-stream" : "application/json") +
+           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
     const QByteArray &auth = node.authorization[size_t(m_keyIndex)];
     if (!auth.isEmpty())
         req += "Authorization: " + auth + "\r\n";
@@ -193,12 +222,12 @@ void ProxyExchange::startAttempt(bool forceFresh)
     if (connected) {
         const int headerTimeout = settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
                                                                        : timeoutFor(node.provider);
-        m_phaseTimer.start(headerTimeout);
+        startPhaseTimer(headerTimeout);
     } else {
-        m_phaseTimer.start(std::max(1, settings.connectTimeoutMs));
+        startPhaseTimer(std::max(1, settings.connectTimeoutMs));
     }
     if (!m_stream)
-        m_totalTimer.start(timeoutFor(node.provider));
+        startTotalTimer(timeoutFor(node.provider));
     m_connection->send(std::move(req), this);
 }
 
@@ -208,8 +237,8 @@ void ProxyExchange::upstreamConnected()
         return;
     m_phase = Phase::AwaitingHead;
     const config::GatewaySettings &settings = m_ctx.table->config().settings;
-    m_phaseTimer.start(settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
-                                                            : timeoutFor(m_node->provider));
+    startPhaseTimer(settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
+                                                         : timeoutFor(m_node->provider));
 }
 
 void ProxyExchange::upstreamHead(const http::ResponseParser &response)
@@ -235,8 +264,8 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
         headers += "Content-Type: " + contentType.toByteArray() + "\r\n";
     if (m_sse)
         headers += "Cache-Control: no-cache\r\n";
-    headers += "X-Switchyard-Node: " + m_node->name.toUtf8() + "\r\nX-Switchyard-Attempts: "
-               + QByteArray::number(m_record.attempts) + "\r\n";
+    headers += "X-Switchyard-Node: " + m_node->name.toUtf8() +
+               "\r\nX-Switchyard-Attempts: " + QByteArray::number(m_record.attempts) + "\r\n";
     const QByteArrayView requestId = response.header("x-request-id");
     if (!requestId.isEmpty())
         headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
@@ -244,9 +273,11 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
                               ? response.header("content-length").toLongLong()
                               : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
     m_sink->sendResponseHead(status, headers, length);
-    if (m_stream)
-        m_phaseTimer.start(std::max(1, m_node->provider.network.streamIdleTimeoutSeconds) * 1000);
-    else
+    if (m_stream) {
+        m_streamIdleMs = std::max(1, m_node->provider.network.streamIdleTimeoutSeconds) * 1000;
+        m_lastBodyMs = -1;
+        startPhaseTimer(m_streamIdleMs);
+    } else
         m_phaseTimer.stop();
 }
 
@@ -267,8 +298,10 @@ void ProxyExchange::upstreamBody(QByteArrayView data)
     }
     m_usage.feed(data);
     m_sink->sendResponseBody(data);
+    if (m_phase != Phase::Streaming)
+        return; // the write failed and the client is gone: clientGone() ended this exchange
     if (m_stream)
-        m_phaseTimer.start(); // restart the idle timer
+        m_lastBodyMs = m_clock.elapsed(); // the idle timer checks this when it fires (no re-arm per event)
     if (!m_paused && m_sink->outputBacklog() > BacklogHighWater && m_connection) {
         m_paused = true;
         m_connection->pause();
@@ -291,7 +324,8 @@ void ProxyExchange::upstreamFinished()
         releaseConnection(true);
         const QString said = upstreamErrorMessage(m_errorBody);
         // A 429 is the node protecting itself, not a broken node: fail over, but do not eject it.
-        attemptFailed(u"HTTP "_s % QString::number(m_errorStatus) % (said.isEmpty() ? QString() : u": "_s % said),
+        attemptFailed(u"HTTP "_s % QString::number(m_errorStatus) %
+                          (said.isEmpty() ? QString() : u": "_s % said),
                       false, m_errorStatus != 429);
         return;
     }
@@ -316,7 +350,8 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
         const QString msg = u"The node '"_s % m_node->name % u"' failed mid-response: "_s % error.message;
         if (m_sse) {
             // The status line is long gone: tell the client in the stream, as vLLM itself does.
-            m_sink->sendResponseBody(QByteArray("data: " + openAiErrorBody(502, msg, "upstream_error") + "\n\ndata: [DONE]\n\n"));
+            m_sink->sendResponseBody(
+                QByteArray("data: " + openAiErrorBody(502, msg, "upstream_error") + "\n\ndata: [DONE]\n\n"));
             m_sink->endResponse();
         } else {
             m_sink->abortResponse();
@@ -325,7 +360,8 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
         return;
     }
     // A pooled connection the node had closed while idle: the request most likely never reached it.
-    if (wasReused && !error.responseStarted && !m_freshRetryUsed && error.kind == upstream::UpstreamErrorKind::Closed) {
+    if (wasReused && !error.responseStarted && !m_freshRetryUsed &&
+        error.kind == upstream::UpstreamErrorKind::Closed) {
         m_node->runtime->counters.requests.fetch_sub(1, std::memory_order_relaxed); // counted again below
         m_freshRetryUsed = true;
         startAttempt(true);
@@ -336,10 +372,18 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
 
 void ProxyExchange::onPhaseTimeout()
 {
-    const int ms = m_phaseTimer.interval();
+    const int ms = m_phaseMs;
     const QString secs = QString::number(ms / 1000.0, 'g', 3);
     if (m_phase == Phase::Streaming) {
-        upstreamFailed({upstream::UpstreamErrorKind::Closed, u"stream idle for "_s % secs % u" s"_s, true});
+        // Idle is measured from the last body piece: fire again for the rest of the interval if one came.
+        const qint64 idle = m_lastBodyMs >= 0 ? m_clock.elapsed() - m_lastBodyMs : m_streamIdleMs;
+        if (idle < m_streamIdleMs) {
+            startPhaseTimer(int(m_streamIdleMs - idle));
+            return;
+        }
+        upstreamFailed({upstream::UpstreamErrorKind::Closed,
+                        u"stream idle for "_s % QString::number(m_streamIdleMs / 1000.0, 'g', 3) % u" s"_s,
+                        true});
         return;
     }
     const QString what = m_phase == Phase::Connecting ? u"connect timed out after "_s % secs % u" s"_s
@@ -350,7 +394,7 @@ void ProxyExchange::onPhaseTimeout()
 
 void ProxyExchange::onTotalTimeout()
 {
-    const QString what = u"request timed out after "_s % QString::number(m_totalTimer.interval() / 1000) % u" s"_s;
+    const QString what = u"request timed out after "_s % QString::number(m_totalMs / 1000) % u" s"_s;
     if (m_committed) {
         upstreamFailed({upstream::UpstreamErrorKind::Closed, what, true});
         return;
@@ -401,8 +445,8 @@ void ProxyExchange::failAll()
     if (m_failures == 0) {
         status = 503;
         code = "no_usable_node";
-        message = u"No usable node for the model '"_s % m_record.model % u"'"_s
-                  % (m_skipped.isEmpty() ? QString() : u": "_s % m_skipped.join(u"; "_s));
+        message = u"No usable node for the model '"_s % m_record.model % u"'"_s %
+                  (m_skipped.isEmpty() ? QString() : u": "_s % m_skipped.join(u"; "_s));
     } else {
         if (m_timeouts == m_failures) {
             status = 504;
@@ -411,15 +455,17 @@ void ProxyExchange::failAll()
             status = 429;
             code = "rate_limited";
         }
-        message = u"All "_s % QString::number(m_failures) % (m_failures == 1 ? u" attempt"_s : u" attempts"_s)
-                  % u" failed for the model '"_s % m_record.model % u"': "_s % m_tried.join(u"; "_s);
+        message = u"All "_s % QString::number(m_failures) %
+                  (m_failures == 1 ? u" attempt"_s : u" attempts"_s) % u" failed for the model '"_s %
+                  m_record.model % u"': "_s % m_tried.join(u"; "_s);
         if (!m_skipped.isEmpty())
             message += u"; skipped "_s % m_skipped.join(u"; "_s);
     }
     m_record.status = status;
     const QByteArray body = openAiErrorBody(status, message, code);
-    QByteArray headers = "Content-Type: application/json\r\nX-Switchyard-Attempts: "
-                         + QByteArray::number(m_record.attempts) + "\r\n";
+    QByteArray headers =
+        "Content-Type: application/json\r\nX-Switchyard-Attempts: " + QByteArray::number(m_record.attempts) +
+        "\r\n";
     if (m_node)
         headers += "X-Switchyard-Node: " + m_node->name.toUtf8() + "\r\n";
     m_sink->sendResponseHead(status, headers, body.size());
@@ -455,9 +501,11 @@ void ProxyExchange::finish(int status, const QString &error)
     m_record.promptTokens = m_usage.promptTokens();
     m_record.completionTokens = m_usage.completionTokens();
     if (m_node && m_record.completionTokens > 0 && status < 400) {
-        m_node->runtime->counters.completionTokens.fetch_add(m_record.completionTokens, std::memory_order_relaxed);
+        m_node->runtime->counters.completionTokens.fetch_add(m_record.completionTokens,
+                                                             std::memory_order_relaxed);
         if (m_record.promptTokens > 0)
-            m_node->runtime->counters.promptTokens.fetch_add(m_record.promptTokens, std::memory_order_relaxed);
+            m_node->runtime->counters.promptTokens.fetch_add(m_record.promptTokens,
+                                                             std::memory_order_relaxed);
     }
     if (m_ctx.onFinished)
         m_ctx.onFinished(m_record);

@@ -19,9 +19,9 @@
 #include "stats/usagesniffer.h"
 #include "upstream/upstreamconnection.h"
 
+#include <QBasicTimer>
 #include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 #include <functional>
 #include <memory>
 
@@ -53,8 +53,9 @@ class ProxyExchange final : public Exchange, private upstream::UpstreamListener
     Q_DISABLE_COPY_MOVE(ProxyExchange)
 
 public:
-    ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath, http::BodyTemplate body,
-                  std::vector<Target> targets, bool stream, stats::RequestRecord record, QObject *parent = nullptr);
+    ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteArray upstreamPath,
+                  http::BodyTemplate body, std::vector<Target> targets, bool stream,
+                  stats::RequestRecord record, QObject *parent = nullptr);
     ~ProxyExchange() override;
 
     void start() override;
@@ -78,6 +79,9 @@ private:
     void tryNext();
     void startAttempt(bool forceFresh);
     void attemptFailed(const QString &what, bool timeout, bool nodeAtFault = true);
+    void timerEvent(QTimerEvent *event) override;
+    void startPhaseTimer(int ms);
+    void startTotalTimer(int ms);
     void onPhaseTimeout();
     void onTotalTimeout();
     void releaseConnection(bool reusable);
@@ -117,11 +121,17 @@ private:
     bool m_trial = false;  // the current attempt is an ejected node's trial
     QStringList m_skipped; // nodes passed over as unavailable, with why
 
-    QTimer m_phaseTimer;
-    QTimer m_totalTimer;
-    QTimer m_backoffTimer;
-    QElapsedTimer m_clock;         // since the request arrived
-    QElapsedTimer m_attemptClock;  // since the current attempt started
+    // QBasicTimer, not QTimer: three QObjects and their connections per request were a visible share
+    // of the allocations on the request path (docs/PERFORMANCE.md).
+    QBasicTimer m_phaseTimer;
+    QBasicTimer m_totalTimer;
+    QBasicTimer m_backoffTimer;
+    int m_phaseMs = 0;
+    int m_totalMs = 0;
+    QElapsedTimer m_clock;        // since the request arrived
+    QElapsedTimer m_attemptClock; // since the current attempt started
+    qint64 m_lastBodyMs = -1;     // m_clock time of the last streamed body piece (idle timeout)
+    int m_streamIdleMs = 0;       // the node's stream idle timeout
     stats::UsageSniffer m_usage;
 };
 

@@ -127,8 +127,12 @@ double RoutingTable::entryWeight(const PoolEntry &e) const
 void RoutingTable::applyStrategy(Route &route, QByteArrayView model) const
 {
     const config::GatewaySettings &s = m_config.settings;
-    const config::RoutingStrategy strategy =
-        s.strategyByModel.value(QString::fromUtf8(model), s.defaultStrategy);
+    if (route.candidates.size() < 2)
+        return;
+    // No per-model strategies (the usual case): no string conversion or lookup per request.
+    const config::RoutingStrategy strategy = s.strategyByModel.isEmpty()
+                                                 ? s.defaultStrategy
+                                                 : s.strategyByModel.value(QString::fromUtf8(model), s.defaultStrategy);
     if (strategy == config::RoutingStrategy::WeightedRoundRobin || route.candidates.size() < 2)
         return;
     // Scores are read once per candidate; stable sorting keeps the weighted order among equals, so

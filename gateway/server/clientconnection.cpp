@@ -28,6 +28,7 @@ ClientConnection::ClientConnection(WorkerContext *context, QObject *parent)
 ClientConnection::~ClientConnection()
 {
     m_exchange.reset();
+    m_finishedExchange.reset();
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
@@ -46,6 +47,7 @@ bool ClientConnection::open(qintptr socketDescriptor)
     if (!m_socket->setSocketDescriptor(socketDescriptor))
         return false;
     m_socket->setReadBufferSize(ClientReadBufferBytes);
+    m_peerIsLoopback = m_socket->peerAddress().isLoopback();
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     connect(m_socket, &QTcpSocket::readyRead, this, &ClientConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &ClientConnection::onDisconnected);
@@ -115,6 +117,7 @@ void ClientConnection::processBuffer()
 void ClientConnection::handleRequest(http::Request request)
 {
     m_deadlineMs = 0; // the exchange has its own timeouts
+    m_finishedExchange.reset(); // the previous request's; no longer on any stack
     m_keepAlive = request.keepAlive && !m_ctx->draining;
     m_http10 = request.versionMinor == 0;
     m_headRequest = request.method == "HEAD";
@@ -126,11 +129,13 @@ void ClientConnection::handleRequest(http::Request request)
     ctx.pool = m_ctx->pool;
     ctx.stats = m_ctx->stats;
     ctx.updateConfig = m_ctx->updateConfig;
-    request.fromLoopback = m_socket->peerAddress().isLoopback();
+    request.fromLoopback = m_peerIsLoopback;
     m_corsHeaders = proxy::corsHeaders(request, m_ctx->settings());
     stats::GatewayStats *stats = m_ctx->stats;
-    auto logger = m_ctx->requestLogger;
-    ctx.onFinished = [stats, logger](const stats::RequestRecord &r) {
+    // Two pointers fit std::function's inline storage: no allocation per request. The worker context
+    // outlives every exchange of its connections.
+    WorkerContext *workerContext = m_ctx;
+    ctx.onFinished = [stats, workerContext](const stats::RequestRecord &r) {
         stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
         if (r.status >= 500 || r.status == 0)
             stats->errorsTotal.fetch_add(1, std::memory_order_relaxed);
@@ -140,8 +145,8 @@ void ClientConnection::handleRequest(http::Request request)
             stats->latency.record(r.durationMs);
         }
         stats->recordRequest(r);
-        if (logger)
-            logger(r);
+        if (workerContext->requestLogger)
+            workerContext->requestLogger(r);
     };
     // Probes and scrapes (/health, /metrics, /api/*) are not client traffic: they neither count nor log.
     const bool management = request.path == "/health" || request.path == "/metrics" || request.path.startsWith("/api/");
@@ -247,6 +252,9 @@ void ClientConnection::sendResponseBody(QByteArrayView data)
     } else {
         m_socket->write(data.constData(), data.size());
     }
+    // Send now rather than on the next turn of the event loop: QTcpSocket otherwise only arms a write
+    // notifier, costing a poll round trip (and for a stream, each event's delay) per piece.
+    m_socket->flush();
 }
 
 void ClientConnection::endResponse()
@@ -256,6 +264,9 @@ void ClientConnection::endResponse()
     if (m_chunkedOut && !m_headRequest)
         m_socket->write("0\r\n\r\n", 5);
     m_chunkedOut = false;
+    m_socket->flush(); // a write error closes us synchronously (errorOccurred)
+    if (m_closing)
+        return;
     if (m_respondingLocally)
         return; // sendLocal calls endResponse again once it is done
     if (m_closeAfterResponse) {
@@ -284,10 +295,16 @@ void ClientConnection::exchangeFinished(proxy::Exchange *exchange)
 {
     if (m_exchange.get() != exchange)
         return;
-    // The exchange may be on the stack of its own callback: delete it later.
-    m_exchange.release()->deleteLater();
+    // The exchange may be on the stack of its own callback: keep it until the next request (or the
+    // connection's end) instead of posting a deleteLater per request.
+    m_finishedExchange = std::move(m_exchange);
     if (!m_closing && !m_closeAfterResponse && m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
         m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+        // A pipelined request that arrived while we were busy is already buffered, and no readyRead will
+        // announce it again: continue with it from the event loop. Otherwise the next readyRead brings
+        // the next request, and there is nothing to post.
+        if (m_in.isEmpty() && m_socket->bytesAvailable() == 0)
+            return;
         QMetaObject::invokeMethod(this, [this] {
             if (!m_closing && !isBusy()) {
                 m_in.append(m_socket->readAll());

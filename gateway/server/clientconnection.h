@@ -69,6 +69,7 @@ private:
     http::RequestParser m_parser;
     QByteArray m_in;
     std::unique_ptr<proxy::Exchange> m_exchange;
+    std::unique_ptr<proxy::Exchange> m_finishedExchange; // deleted when the next request starts
     QByteArray m_corsHeaders; // for every response to the current request (proxy/cors.h)
     bool m_respondingLocally = false;
     bool m_keepAlive = true;       // of the request being answered
@@ -79,6 +80,7 @@ private:
     bool m_closing = false;
     bool m_sentContinue = false;
     bool m_closedEmitted = false;
+    bool m_peerIsLoopback = false; // looked up once per connection, not per request
     qint64 m_deadlineMs = 0;       // 0 = none (a response is in progress)
     qint64 m_requestStartMs = -1;  // first byte of the request being read
 };

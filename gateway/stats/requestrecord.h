@@ -26,6 +26,9 @@ struct RequestRecord
     QString error;       // why it failed, for failed requests
 
     QString toLogLine() const;
+    // The same line as UTF-8, appended to out without intermediate strings (the headless log writes
+    // one per request).
+    void appendLogLine(QByteArray &out) const;
 };
 
 } // namespace switchyard::stats

@@ -1,10 +1,14 @@
 #include "usagesniffer.h"
 
+#include <cstring>
+
 namespace switchyard::stats {
 
 namespace {
-// Longer than any key we look for plus a number, so a match split across two reads is seen whole.
-constexpr qsizetype Carry = 48;
+constexpr QByteArrayView PromptKey = "\"prompt_tokens\"";
+constexpr QByteArrayView CompletionKey = "\"completion_tokens\"";
+constexpr QByteArrayView ContentDelta = "\"delta\":{\"content\":\"";
+constexpr QByteArrayView ReasoningDelta = "\"delta\":{\"reasoning_content\":\"";
 
 // Reads the integer after a key; complete is false when the number may continue in the next read.
 qint64 numberAfter(QByteArrayView text, qsizetype pos, bool *complete)
@@ -21,44 +25,82 @@ qint64 numberAfter(QByteArrayView text, qsizetype pos, bool *complete)
     *complete = digits > 0 && pos < text.size();
     return digits > 0 ? n : -1;
 }
+
+bool matchesAt(QByteArrayView text, qsizetype pos, QByteArrayView key)
+{
+    return text.size() - pos >= key.size() &&
+           std::memcmp(text.data() + pos, key.data(), size_t(key.size())) == 0;
+}
 } // namespace
 
 void UsageSniffer::feed(QByteArrayView data)
 {
     // Matches are idempotent (the last one wins), so scanning the joint region and then the new data
     // in order keeps "last seen" correct; events are counted on the new data only.
-    if (!m_carry.isEmpty()) {
-        QByteArray joined = m_carry;
-        joined.append(data.first(std::min(Carry, data.size())));
-        scan(joined, 0);
+    if (m_carryLength > 0 && !data.isEmpty()) {
+        std::array<char, 2 * Carry> joined;
+        const qsizetype head = std::min(Carry, data.size());
+        std::memcpy(joined.data(), m_carry.data(), size_t(m_carryLength));
+        std::memcpy(joined.data() + m_carryLength, data.data(), size_t(head));
+        scan(QByteArrayView(joined.data(), m_carryLength + head), false);
     }
-    scan(data, 0);
-    static constexpr QByteArrayView contentDelta = "\"delta\":{\"content\":\"";
-    static constexpr QByteArrayView reasoningDelta = "\"delta\":{\"reasoning_content\":\"";
-    for (qsizetype p = data.indexOf(contentDelta); p >= 0; p = data.indexOf(contentDelta, p + 1)) {
-        const qsizetype v = p + contentDelta.size();
-        if (v < data.size() && data[v] != '"')
-            ++m_events;
+    scan(data, true);
+    // The carry is the last Carry bytes seen, across reads shorter than that too.
+    if (data.size() >= Carry) {
+        std::memcpy(m_carry.data(), data.data() + data.size() - Carry, size_t(Carry));
+        m_carryLength = Carry;
+    } else if (!data.isEmpty()) {
+        const qsizetype keepOld = std::min(m_carryLength, Carry - data.size());
+        std::memmove(m_carry.data(), m_carry.data() + m_carryLength - keepOld, size_t(keepOld));
+        std::memcpy(m_carry.data() + keepOld, data.data(), size_t(data.size()));
+        m_carryLength = keepOld + data.size();
     }
-    for (qsizetype p = data.indexOf(reasoningDelta); p >= 0; p = data.indexOf(reasoningDelta, p + 1))
-        ++m_events;
-    m_carry = data.last(std::min(Carry, data.size())).toByteArray();
 }
 
-void UsageSniffer::scan(QByteArrayView text, qsizetype from)
+void UsageSniffer::scan(QByteArrayView text, bool countEvents)
 {
-    static constexpr QByteArrayView prompt = "\"prompt_tokens\"";
-    static constexpr QByteArrayView completion = "\"completion_tokens\"";
+    const char *const begin = text.data();
+    const char *const end = begin + text.size();
     bool complete = false;
-    for (qsizetype p = text.indexOf(prompt, from); p >= 0; p = text.indexOf(prompt, p + 1)) {
-        const qint64 n = numberAfter(text, p + prompt.size(), &complete);
-        if (n >= 0 && complete)
-            m_prompt = n;
-    }
-    for (qsizetype p = text.indexOf(completion, from); p >= 0; p = text.indexOf(completion, p + 1)) {
-        const qint64 n = numberAfter(text, p + completion.size(), &complete);
-        if (n >= 0 && complete)
-            m_completion = n;
+    for (const char *p = begin; p < end;) {
+        p = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
+        if (!p)
+            break;
+        const qsizetype pos = p - begin;
+        ++p;
+        if (p == end)
+            break;
+        // The character after the quote tells which key this may be.
+        switch (*p) {
+        case 'p':
+            if (matchesAt(text, pos, PromptKey)) {
+                const qint64 n = numberAfter(text, pos + PromptKey.size(), &complete);
+                if (n >= 0 && complete)
+                    m_prompt = n;
+            }
+            break;
+        case 'c':
+            if (matchesAt(text, pos, CompletionKey)) {
+                const qint64 n = numberAfter(text, pos + CompletionKey.size(), &complete);
+                if (n >= 0 && complete)
+                    m_completion = n;
+            }
+            break;
+        case 'd':
+            if (!countEvents)
+                break;
+            if (matchesAt(text, pos, ContentDelta)) {
+                // An empty content string (the role-only first event) is no token.
+                const qsizetype v = pos + ContentDelta.size();
+                if (v < text.size() && text[v] != '"')
+                    ++m_events;
+            } else if (matchesAt(text, pos, ReasoningDelta)) {
+                ++m_events;
+            }
+            break;
+        default:
+            break;
+        }
     }
 }
 

@@ -48,6 +48,7 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
     if (isConnected()) {
         ++m_requestsSent;
         m_socket->write(request);
+        m_socket->flush(); // now, not on the next turn of the event loop (a failure reports synchronously)
         return;
     }
     m_pendingRequest = std::move(request);
@@ -81,6 +82,7 @@ void UpstreamConnection::onConnected()
         ++m_requestsSent;
         m_socket->write(m_pendingRequest);
         m_pendingRequest.clear();
+        m_socket->flush();
     }
     if (m_listener)
         m_listener->upstreamConnected();

@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # Gateway overhead on loopback, side by side in one run: wrk against a fast nginx upstream that
-# returns a fixed chat completion — directly, through Switchyard, and through HAProxy (1 thread,
-# keep-alive to the upstream). Rounds are interleaved so machine noise hits all three alike; the
-# summary gives medians over rounds and the ratios to HAProxy. Needs nginx, haproxy and wrk
-# (Debian packages; installed here when missing). Usage: tests/perf/bench-gateway.sh [build-dir]
+# returns a fixed chat completion — directly, through Switchyard (headless), and through HAProxy
+# (1 thread, keep-alive to the upstream). Rounds are interleaved so machine noise hits all targets
+# alike; the summary gives medians over rounds with the spread (min–max) and the per-round ratios
+# to HAProxy. Needs nginx, haproxy and wrk (Debian packages; installed here when missing).
+#
+# Usage: tests/perf/bench-gateway.sh [build-dir]
+# Environment: ROUNDS (5), SECONDS_PER_RUN (4), COMPARE_BIN=/path/to/another/switchyard adds a
+# fourth target "before" (e.g. the binary of an earlier commit) measured in the same rounds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
-rounds="${ROUNDS:-3}"
-secs="${SECONDS_PER_RUN:-5}"
+rounds="${ROUNDS:-5}"
+secs="${SECONDS_PER_RUN:-4}"
 for p in nginx haproxy wrk; do
   command -v "$p" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; }
 done
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 work="$(mktemp -d)"
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-UP=18401 SW=18402 HA=18403
+UP=18401 SW=18402 HA=18403 BE=18404
 body='{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}'
 cat >"$work/nginx.conf" <<NGX
 worker_processes 1;
@@ -55,14 +60,25 @@ backend b
 HAP
 haproxy -f "$work/haproxy.cfg" &
 pids+=($!)
-cat >"$work/switchyard.json" <<CFG
+config() { # port
+  cat <<CFG
 {"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
   "network_config":{"base_url":"http://127.0.0.1:$UP"},
   "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
+ "switchyard":{"listen":"127.0.0.1:$1","health_check_interval_ms":60000}}
 CFG
+}
+config $SW >"$work/switchyard.json"
 "$build/app/switchyard" --headless --config "$work/switchyard.json" >"$work/sw.out" 2>/dev/null &
 pids+=($!)
+targets=(direct switchyard haproxy)
+declare -A port=([direct]=$UP [switchyard]=$SW [haproxy]=$HA [before]=$BE)
+if [ -n "${COMPARE_BIN:-}" ]; then
+  config $BE >"$work/before.json"
+  "$COMPARE_BIN" --headless --config "$work/before.json" >"$work/be.out" 2>/dev/null &
+  pids+=($!)
+  targets+=(before)
+fi
 sleep 1
 grep -q listening "$work/sw.out" || { echo "switchyard did not start"; exit 1; }
 
@@ -77,32 +93,49 @@ end
 LUA
 
 declare -A rps p50 p99
-run() { # name port connections round
+run() { # name connections round
   local out rate l50 l99 errs
-  out=$(wrk -t1 -c"$3" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:$2/v1/chat/completions" | grep RESULT)
+  out=$(wrk -t1 -c"$2" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:${port[$1]}/v1/chat/completions" | grep RESULT)
   read -r _ rate l50 l99 errs <<<"$out"
-  rps[$1,$3,$4]=$rate; p50[$1,$3,$4]=$l50; p99[$1,$3,$4]=$l99
-  [ "$errs" = 0 ] || echo "warning: $1 at $3 connections had $errs errors" >&2
+  rps[$1,$2,$3]=$rate; p50[$1,$2,$3]=$l50; p99[$1,$2,$3]=$l99
+  [ "$errs" = 0 ] || echo "warning: $1 at $2 connections had $errs errors" >&2
 }
+# Warm-up: connections to the upstream, page faults, caches.
+for t in "${targets[@]}"; do wrk -t1 -c32 -d1s -s "$work/post.lua" "http://127.0.0.1:${port[$t]}/v1/chat/completions" >/dev/null; done
 for conns in 32 1; do
   for ((r = 0; r < rounds; r++)); do
-    run direct $UP "$conns" "$r"; run switchyard $SW "$conns" "$r"; run haproxy $HA "$conns" "$r"
+    for t in "${targets[@]}"; do run "$t" "$conns" "$r"; done
   done
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# "median (min–max)" of the arguments.
+stat() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.0f (%.0f–%.0f)", a[int((NR+1)/2)], a[1], a[NR]}'; }
+statf() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.2f (%.2f–%.2f)", a[int((NR+1)/2)], a[1], a[NR]}'; }
+echo "wrk, ${rounds} interleaved rounds of ${secs} s; median (min–max) over rounds"
+echo
 echo "| target | connections | requests/s | p50 µs | p99 µs |"
 echo "| --- | --- | --- | --- | --- |"
-declare -A med_rps med_p50
 for conns in 32 1; do
-  for t in direct switchyard haproxy; do
+  for t in "${targets[@]}"; do
     rr=(); ll=(); nn=()
     for ((r = 0; r < rounds; r++)); do rr+=("${rps[$t,$conns,$r]}"); ll+=("${p50[$t,$conns,$r]}"); nn+=("${p99[$t,$conns,$r]}"); done
-    med_rps[$t,$conns]=$(median "${rr[@]}"); med_p50[$t,$conns]=$(median "${ll[@]}")
-    echo "| $t | $conns | ${med_rps[$t,$conns]} (${rr[*]}) | ${med_p50[$t,$conns]} | $(median "${nn[@]}") |"
+    echo "| $t | $conns | $(stat "${rr[@]}") | $(stat "${ll[@]}") | $(stat "${nn[@]}") |"
   done
 done
-awk -v s="${med_rps[switchyard,32]}" -v h="${med_rps[haproxy,32]}" -v d="${med_rps[direct,32]}" \
-    -v sl="${med_p50[switchyard,1]}" -v hl="${med_p50[haproxy,1]}" -v dl="${med_p50[direct,1]}" 'BEGIN {
-  printf "\nthroughput at 32 connections: switchyard/haproxy = %.2f, switchyard/direct = %.2f\n", s / h, s / d;
-  printf "added median latency at 1 connection: switchyard %.0f µs, haproxy %.0f µs (ratio %.2f)\n", sl - dl, hl - dl, (sl - dl) / (hl - dl);
-}'
+echo
+# Ratios per round (each round's targets ran back to back), then their median and spread.
+for t in "${targets[@]}"; do
+  [ "$t" = direct ] || [ "$t" = haproxy ] && continue
+  thr=(); add=(); addh=()
+  for ((r = 0; r < rounds; r++)); do
+    thr+=("$(awk -v s="${rps[$t,32,$r]}" -v h="${rps[haproxy,32,$r]}" 'BEGIN {print s / h}')")
+    add+=("$(awk -v s="${p50[$t,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {print s - d}')")
+    addh+=("$(awk -v s="${p50[haproxy,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {print s - d}')")
+  done
+  echo "$t: throughput at 32 connections / haproxy = $(statf "${thr[@]}")   (target ≥ 0.5)"
+  # A per-round ratio is meaningless when HAProxy's added latency is near zero in a noisy round: the
+  # ratio is of the medians over rounds.
+  ma=$(printf '%s\n' "${add[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  mh=$(printf '%s\n' "${addh[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  echo "$t: added median latency at 1 connection = $(stat "${add[@]}") µs, haproxy's = $(stat "${addh[@]}") µs, ratio of the medians $(awk -v a="$ma" -v h="$mh" 'BEGIN {printf "%.2f", a / (h > 1 ? h : 1)}')   (target ≤ 1.5)"
+done

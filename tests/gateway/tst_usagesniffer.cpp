@@ -1,0 +1,105 @@
+// Token usage read from response bytes as they pass through the gateway (stats/usagesniffer): what
+// the request log and the node counters show as prompt/completion tokens, however the node's bytes
+// are split across reads.
+
+#include "stats/usagesniffer.h"
+
+#include <QTest>
+
+using switchyard::stats::UsageSniffer;
+
+namespace {
+QByteArray event(const QByteArray &delta)
+{
+    return R"(data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":)" + delta +
+           R"(,"finish_reason":null}]})" + "\n\n";
+}
+
+QByteArray stream(bool withUsage)
+{
+    QByteArray s = event(R"({"role":"assistant","content":""})"); // role only: no token
+    for (int i = 0; i < 5; ++i)
+        s += event(R"({"content":"tok"})");
+    s += event(R"({"reasoning_content":"hmm"})");
+    if (withUsage)
+        s +=
+            R"(data: {"id":"c1","choices":[],"usage":{"prompt_tokens":1234,"completion_tokens":77,"total_tokens":1311}})"
+            "\n\n";
+    s += "data: [DONE]\n\n";
+    return s;
+}
+} // namespace
+
+class TestUsageSniffer final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void nonStreamedUsage()
+    {
+        UsageSniffer u;
+        u.feed(
+            R"({"id":"x","choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens": 9, "completion_tokens": 12}})");
+        QCOMPARE(u.promptTokens(), 9);
+        QCOMPARE(u.completionTokens(), 12);
+    }
+
+    void nothingFound()
+    {
+        UsageSniffer u;
+        u.feed(R"({"object":"list","data":[]})");
+        QCOMPARE(u.promptTokens(), -1);
+        QCOMPARE(u.completionTokens(), -1);
+    }
+
+    void streamWithoutUsageCountsContentEvents()
+    {
+        UsageSniffer u;
+        u.feed(stream(false));
+        QCOMPARE(u.promptTokens(), -1);
+        QCOMPARE(u.completionTokens(), 6); // 5 content + 1 reasoning, not the role-only event
+    }
+
+    void reportedUsageWinsOverCountedEvents()
+    {
+        UsageSniffer u;
+        u.feed(stream(true));
+        QCOMPARE(u.promptTokens(), 1234);
+        QCOMPARE(u.completionTokens(), 77);
+    }
+
+    void anySplitIntoTwoReadsGivesTheSameUsage()
+    {
+        const QByteArray s = stream(true);
+        for (qsizetype cut = 1; cut < s.size(); ++cut) {
+            UsageSniffer u;
+            u.feed(QByteArrayView(s).first(cut));
+            u.feed(QByteArrayView(s).sliced(cut));
+            QVERIFY2(u.promptTokens() == 1234 && u.completionTokens() == 77,
+                     qPrintable(QString::number(cut)));
+        }
+    }
+
+    void oneByteAtATimeStillFindsUsage()
+    {
+        const QByteArray s = stream(true);
+        UsageSniffer u;
+        for (char c : s)
+            u.feed(QByteArrayView(&c, 1));
+        QCOMPARE(u.promptTokens(), 1234);
+        QCOMPARE(u.completionTokens(), 77);
+    }
+
+    void numberCutAtTheEndOfARead()
+    {
+        UsageSniffer u;
+        u.feed(R"({"usage":{"prompt_tokens":12)");
+        QCOMPARE(u.promptTokens(), -1); // may continue
+        u.feed(R"(34,"completion_tokens":5})");
+        QCOMPARE(u.promptTokens(), 1234);
+        QCOMPARE(u.completionTokens(), 5);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestUsageSniffer)
+#include "tst_usagesniffer.moc"

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# What one proxied request costs the gateway, in measures that do not depend on the machine's load:
+# instructions executed (valgrind --tool=callgrind, user space) and system calls (strace -c), each
+# over exactly COUNT non-streamed requests on 4 keep-alive connections beyond a warm-up, against a
+# fast nginx upstream. Give several binaries to compare them (e.g. before/after a change).
+#
+# Usage: tests/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+count="${COUNT:-2000}"
+for p in nginx valgrind strace; do
+  command -v "$p" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; }
+done
+work="$(mktemp -d)"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+UP=18431 SW=18432
+body='{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}'
+cat >"$work/nginx.conf" <<NGX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $work;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$UP;
+    location / { default_type application/json; return 200 '$body'; }
+  }
+}
+NGX
+nginx -c "$work/nginx.conf" -g 'daemon off;' &
+pids+=($!)
+cat >"$work/sw.json" <<CFG
+{"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
+  "network_config":{"base_url":"http://127.0.0.1:$UP"},
+  "custom_provider_config":{"base_provider_type":"openai"}}},
+ "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
+CFG
+client() { python3 "$root/tests/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
+wait_listening() { for _ in $(seq 100); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
+
+echo "| binary | instructions per request (user space) | system calls per request |"
+echo "| --- | --- | --- |"
+for bin in "$@"; do
+  # Instructions: two runs under callgrind, with 200 and with 200 + COUNT requests, each ended by
+  # SIGTERM; the difference is COUNT requests' worth (start-up and shutdown cancel out).
+  irs=()
+  for n in 200 $((200 + count)); do
+    (cd "$work" && exec valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$bin" --headless \
+      --config "$work/sw.json" >"$work/vg.out" 2>"$work/vg.err") &
+    vg=$!
+    wait_listening "$work/vg.out"
+    client "$n"
+    kill -TERM "$vg"
+    wait "$vg" 2>/dev/null || true
+    irs+=("$(grep -h '^summary:' "$work"/cg.out* | awk '{s += $2} END {print s}')")
+    rm -f "$work"/cg.out* "$work/vg.out"
+  done
+  ir=$(awk -v a="${irs[0]}" -v b="${irs[1]}" 'BEGIN {print b - a}')
+  # System calls: strace attached to every thread for the counted requests only.
+  "$bin" --headless --config "$work/sw.json" >"$work/sw.out" 2>/dev/null &
+  gw=$!
+  wait_listening "$work/sw.out"
+  client 200
+  strace -c -f -p "$gw" -o "$work/strace.txt" 2>/dev/null &
+  st=$!
+  sleep 1
+  client "$count"
+  kill -INT "$st"
+  wait "$st" 2>/dev/null || true
+  kill "$gw"
+  wait "$gw" 2>/dev/null || true
+  calls=$(awk '$NF == "total" {print $(NF-2)}' "$work/strace.txt")
+  awk -v b="$(basename "$(dirname "$(dirname "$bin")")")" -v ir="$ir" -v c="$calls" -v n="$count" \
+    'BEGIN {printf "| %s | %.0f | %.1f |\n", b, ir / n, c / n}'
+done
