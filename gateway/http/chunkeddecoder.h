@@ -59,6 +59,10 @@ ChunkedDecoder::Result ChunkedDecoder::feed(QByteArrayView data, qsizetype &cons
                 consumed = pos;
                 return Result::NeedMore;
             }
+            // The bound holds however the line arrived: before, a line over the limit was refused when it
+            // came in pieces but accepted when it arrived in one read.
+            if (end - pos > MaxLineLength)
+                return fail("chunk size line too long");
             std::uint64_t size = 0;
             qsizetype i = pos;
             int digits = 0;
@@ -121,6 +125,8 @@ ChunkedDecoder::Result ChunkedDecoder::feed(QByteArrayView data, qsizetype &cons
                 consumed = pos;
                 return Result::NeedMore;
             }
+            if (end - pos > MaxLineLength)
+                return fail("trailer line too long");
             const bool emptyLine = end == pos;
             pos = end + 2;
             if (emptyLine)
