@@ -303,7 +303,10 @@ private slots:
         qInfo() << Idle << "connections open after" << connecting.elapsed() << "ms";
         const qint64 perConnection = (rssKiB() - rssBefore) * 1024 / Idle;
         qInfo() << Idle << "idle connections:" << perConnection << "bytes of RSS each (both ends)";
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+        // Sanitizer builds pad and quarantine allocations: RSS says nothing about the gateway there.
         QVERIFY2(perConnection < 64 * 1024, qPrintable(QString::number(perConnection)));
+#endif
         const TestResponse good = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 2));
         QCOMPARE(good.status, 200);
         // Idle: reaped after the idle timeout (20 s here), without the clients doing anything.
