@@ -61,6 +61,10 @@ ChunkedDecoder::Result ChunkedDecoder::feed(QByteArrayView data, qsizetype &cons
                 consumed = pos;
                 return Result::NeedMore;
             }
+            // The bound holds however the line arrived: before, a line over the limit was refused when it
+            // came in pieces but accepted when it arrived in one read.
+            if (end - pos > MaxLineLength)
+                return fail("chunk size line too long");
             std::uint64_t size = 0;
             qsizetype i = pos;
             int digits = 0;
@@ -123,6 +127,8 @@ ChunkedDecoder::Result ChunkedDecoder::feed(QByteArrayView data, qsizetype &cons
                 consumed = pos;
                 return Result::NeedMore;
             }
+            if (end - pos > MaxLineLength)
+                return fail("trailer line too long");
             const bool emptyLine = end == pos;
             pos = end + 2;
             if (emptyLine)

@@ -27,6 +27,10 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
                 return fail("malformed status code");
             status = status * 10 + (line[i] - '0');
         }
+        // 100..599 only: a node answering "HTTP/1.1 000" or "HTTP/1.1 999" would otherwise have that
+        // status relayed to the client as if it meant something (found by fuzz_responseparser).
+        if (status < 100 || status > 599)
+            return fail("malformed status code");
         const bool http10 = line[7] == '0';
         m_status = status;
         m_reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();

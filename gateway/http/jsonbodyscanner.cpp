@@ -250,12 +250,35 @@ private:
             return true;
         }
         qsizetype prevValueEnd = -1; // end of the previous member's value (for deleting with its comma)
+        bool seenModel = false, seenFallbacks = false, seenStream = false;
         for (;;) {
             skipWs();
             const qsizetype memberStart = m_pos;
             QByteArray key;
             if (!string(&key))
                 return false;
+            // A repeated member the gateway acts on is ambiguous: JSON parsers disagree on which copy wins
+            // (Python and Go take the last, others the first or refuse), so the gateway could route, check
+            // or strip one copy while the node obeys another. Refuse it, as the request parser refuses
+            // conflicting Content-Length headers (found by fuzz_requestbody: a second "fallbacks" survived
+            // the rewrite and reached the node).
+            bool *seen = nullptr;
+            const char *duplicate = nullptr;
+            if (key == "model") {
+                seen = &seenModel;
+                duplicate = "duplicate \"model\" member";
+            } else if (key == "fallbacks") {
+                seen = &seenFallbacks;
+                duplicate = "duplicate \"fallbacks\" member";
+            } else if (key == "stream") {
+                seen = &seenStream;
+                duplicate = "duplicate \"stream\" member";
+            }
+            if (seen) {
+                if (*seen)
+                    return fail(duplicate);
+                *seen = true;
+            }
             skipWs();
             if (m_pos >= m_s.size() || m_s[m_pos] != ':')
                 return fail("expected ':' after object key");

@@ -189,6 +189,13 @@ void SimConnection::drop()
     m_socket->disconnectFromHost();
 }
 
+void SimConnection::respondRaw(QByteArrayView bytes)
+{
+    if (!m_closing)
+        m_socket->write(bytes.data(), bytes.size());
+    drop();
+}
+
 void SimConnection::closeIfIdle()
 {
     if (!m_exchangeOpen)

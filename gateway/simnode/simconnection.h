@@ -54,6 +54,8 @@ public:
     // Closes the connection after what was written so far, without finishing the response (fault
     // injection). The exchange counts as closed by us, not as a client abort.
     void drop();
+    // Writes bytes that are not an HTTP response, then drop() (the `garbage` fault).
+    void respondRaw(QByteArrayView bytes);
     // Closes the connection if no exchange is open.
     void closeIfIdle();
 

@@ -31,7 +31,7 @@ void addSimNodeOptions(QCommandLineParser &p)
         {u"embedding-dim"_s, u"Embedding vector size (default %1)."_s.arg(d.text.embeddingDimensions), u"n"_s},
         {u"keep-alive-timeout-ms"_s, u"Idle keep-alive timeout (default %1, uvicorn's 5 s)."_s.arg(d.keepAliveTimeoutMs), u"ms"_s},
         {u"access-log"_s, u"Log one line per request."_s},
-        {u"fault"_s, u"Start in a fault mode: healthy|error500|hang|refuse|drop-stream|slow|dead."_s, u"mode"_s},
+        {u"fault"_s, u"Start in a fault mode: healthy|error500|hang|refuse|drop-stream|slow|dead|garbage."_s, u"mode"_s},
         {u"error-fraction"_s, u"error500: share of requests that fail (default 1)."_s, u"0..1"_s},
         {u"drop-after-tokens"_s, u"drop-stream: tokens sent before the cut (default 8)."_s, u"n"_s},
         {u"slow-factor"_s, u"slow: multiplier of every model duration (default 4)."_s, u"x"_s},

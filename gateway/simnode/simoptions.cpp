@@ -14,6 +14,7 @@ QString faultModeName(FaultMode mode)
     case FaultMode::DropStream: return u"drop-stream"_s;
     case FaultMode::Slow: return u"slow"_s;
     case FaultMode::EngineDead: return u"dead"_s;
+    case FaultMode::Garbage: return u"garbage"_s;
     }
     return u"healthy"_s;
 }
@@ -27,7 +28,7 @@ std::optional<FaultMode> parseFaultMode(QStringView name)
     if (n == u"error-500" || n == u"error")
         return FaultMode::Error500;
     for (FaultMode m : {FaultMode::Healthy, FaultMode::Error500, FaultMode::Hang, FaultMode::Refuse,
-                        FaultMode::DropStream, FaultMode::Slow, FaultMode::EngineDead}) {
+                        FaultMode::DropStream, FaultMode::Slow, FaultMode::EngineDead, FaultMode::Garbage}) {
         if (n == faultModeName(m))
             return m;
     }

@@ -10,7 +10,7 @@
 
 namespace switchyard::sim {
 
-enum class FaultMode { Healthy, Error500, Hang, Refuse, DropStream, Slow, EngineDead };
+enum class FaultMode { Healthy, Error500, Hang, Refuse, DropStream, Slow, EngineDead, Garbage };
 
 struct FaultParams
 {
@@ -46,7 +46,7 @@ struct SimNodeOptions
     FaultParams faultParams;
 };
 
-// "healthy", "error500", "hang", "refuse", "drop-stream", "slow", "dead".
+// "healthy", "error500", "hang", "refuse", "drop-stream", "slow", "dead", "garbage".
 QString faultModeName(FaultMode mode);
 // Accepts the names above, '_' for '-', and "engine-dead".
 std::optional<FaultMode> parseFaultMode(QStringView name);

@@ -133,6 +133,15 @@ void SimServer::handleRequest(SimConnection &connection, http::Request request)
     const bool control = request.path.startsWith("/control/");
     if (isInference(request))
         ++m_shared.requestsReceived;
+    if (!control && m_fault == FaultMode::Garbage) {
+        // A port taken over by something that is not an HTTP server (or a node gone mad): bytes that are
+        // no HTTP response, then the connection closes. Counted as an injected fault.
+        ++m_shared.faultsInjected;
+        static constexpr char garbage[] = "\x15\x03\x01\x00\x02\x02\x50SSH-2.0-OpenSSH_9.2\r\n\x00\xff{not http}\r\n\r\n";
+        connection.respondRaw(QByteArrayView(garbage, sizeof(garbage) - 1)); // NULs included
+
+        return;
+    }
     if (!control && m_fault == FaultMode::Hang) {
         // A wedged server reads the request and never answers; it resumes when the fault ends.
         m_held.insert_or_assign(&connection, std::move(request));
@@ -332,7 +341,7 @@ void SimServer::handleControl(SimConnection &c, const http::Request &r)
     }
     const nlohmann::json j = nlohmann::json::parse(r.body.begin(), r.body.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("mode") || !j["mode"].is_string()) {
-        respondError(c, r, badRequest(R"(expected {"mode": "healthy|error500|hang|refuse|drop-stream|slow|dead", ...})"));
+        respondError(c, r, badRequest(R"(expected {"mode": "healthy|error500|hang|refuse|drop-stream|slow|dead|garbage", ...})"));
         return;
     }
     const auto mode = parseFaultMode(QString::fromStdString(j["mode"].get<std::string>()));

@@ -183,6 +183,14 @@ void UpstreamConnection::onDisconnected()
             return;
         }
     }
+    if (m_listener && m_inHead && !m_in.isEmpty()) {
+        // Bytes that never formed a response head, then a close: say so rather than "closed", the
+        // operator is looking for a node (or something else on its port) that does not speak HTTP.
+        fail(UpstreamErrorKind::BadResponse,
+             u"malformed response: connection closed after "_s % QString::number(m_in.size())
+                 % u" bytes that are not an HTTP response head"_s);
+        return;
+    }
     if (m_listener) {
         fail(UpstreamErrorKind::Closed, u"connection closed by the node"_s);
         return;

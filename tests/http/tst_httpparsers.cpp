@@ -55,19 +55,25 @@ private slots:
         QTest::addColumn<QByteArray>("raw");
         QTest::addColumn<int>("status");
         QTest::newRow("cl+te") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
-                                             "Transfer-Encoding: chunked\r\n\r\n") << 400;
+                                             "Transfer-Encoding: chunked\r\n\r\n")
+                               << 400;
         QTest::newRow("dup-cl") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
-                                              "Content-Length: 4\r\n\r\n") << 400;
-        QTest::newRow("te-gzip") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
+                                              "Content-Length: 4\r\n\r\n")
+                                << 400;
+        QTest::newRow("te-gzip") << QByteArray(
+                                        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n")
                                  << 501;
         QTest::newRow("te-chunked-twice")
             << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n") << 400;
         QTest::newRow("folding") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\nA: b\r\n  c\r\n\r\n") << 400;
         QTest::newRow("no-host") << QByteArray("GET / HTTP/1.1\r\n\r\n") << 400;
-        QTest::newRow("bad-cl") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n") << 400;
+        QTest::newRow("bad-cl") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n")
+                                << 400;
         QTest::newRow("http2") << QByteArray("GET / HTTP/2.0\r\nHost: x\r\n\r\n") << 505;
-        QTest::newRow("bad-chunk") << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                                                 "zz\r\n") << 400;
+        QTest::newRow("bad-chunk") << QByteArray(
+                                          "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                          "zz\r\n")
+                                   << 400;
         QTest::newRow("body-too-large")
             << QByteArray("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n") << 413;
     }
@@ -92,7 +98,8 @@ private slots:
     void chunkedBodyLimit()
     {
         RequestParser p({1024, 4});
-        QByteArray buf("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n0\r\n\r\n");
+        QByteArray buf(
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n0\r\n\r\n");
         QCOMPARE(p.parse(buf), RequestParser::Status::Error);
         QCOMPARE(p.error().status, 413);
     }
@@ -128,18 +135,50 @@ private slots:
         QVERIFY(p.finishOnClose());
     }
 
+    // Regression (fuzz_requestparser, tests/fuzz/regressions/requestparser/): a stray CRLF before a request
+    // that arrives split across two reads ("\r", then "\n...") must be skipped as when it arrives whole;
+    // it used to stay in front of the request line and turn a valid request into a 400.
+    void skipsLeadingCrlfSplitAcrossReads()
+    {
+        RequestParser p;
+        QByteArray buf("\r");
+        QCOMPARE(p.parse(buf), RequestParser::Status::NeedMore);
+        buf.append("\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n");
+        QCOMPARE(p.parse(buf), RequestParser::Status::Complete);
+        QCOMPARE(p.takeRequest().path, QByteArray("/health"));
+    }
+
+    // Regression (fuzz_responseparser, tests/fuzz/regressions/responseparser/): a status outside 100..599
+    // from a node is a malformed response (a 502 for the client), not a status to relay.
+    void rejectsOutOfRangeResponseStatus_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        QTest::newRow("000") << QByteArray("HTTP/1.1 000 Continue\r\n\r\n");
+        QTest::newRow("099") << QByteArray("HTTP/1.1 099 X\r\nContent-Length: 0\r\n\r\n");
+        QTest::newRow("600") << QByteArray("HTTP/1.1 600 X\r\nContent-Length: 0\r\n\r\n");
+        QTest::newRow("999") << QByteArray("HTTP/1.1 999 X\r\nContent-Length: 0\r\n\r\n");
+    }
+    void rejectsOutOfRangeResponseStatus()
+    {
+        QFETCH(QByteArray, head);
+        ResponseParser p;
+        QCOMPARE(p.parseHead(head), ResponseParser::Status::Error);
+    }
+
     void scansAndRewritesBody()
     {
-        const QByteArray body(R"({"model": "vllm-server1/nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
-                              R"( "fallbacks": ["vllm-server2/nemotron"], "stream": true, "temperature": 0.5e-1})");
+        const QByteArray body(
+            R"({"model": "vllm-server1/nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
+            R"( "fallbacks": ["vllm-server2/nemotron"], "stream": true, "temperature": 0.5e-1})");
         const ScannedBody s = scanRequestBody(body);
         QVERIFY2(s.valid, s.error.constData());
         QCOMPARE(*s.model, QByteArray("vllm-server1/nemotron"));
         QCOMPARE(s.fallbacks, QList<QByteArray>{"vllm-server2/nemotron"});
         QVERIFY(s.stream);
         const QByteArray out = rewriteBody(body, s, "nemotron");
-        QCOMPARE(out, QByteArray(R"({"model": "nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
-                                 R"( "stream": true, "temperature": 0.5e-1})"));
+        QCOMPARE(out,
+                 QByteArray(R"({"model": "nemotron", "messages":[{"role":"user","content":"hi \u0022x"}],)"
+                            R"( "stream": true, "temperature": 0.5e-1})"));
         // Fallbacks as the last member: the comma before it goes.
         const QByteArray last(R"({"model":"m","fallbacks":["a/b"]})");
         const ScannedBody s2 = scanRequestBody(last);
@@ -148,6 +187,28 @@ private slots:
         // Escaped model names are decoded.
         const ScannedBody s3 = scanRequestBody(R"({"model":"a\/b\u0041"})");
         QCOMPARE(*s3.model, QByteArray("a/bA"));
+    }
+
+    // A chunk-size line (or trailer) over ChunkedDecoder::MaxLineLength is refused whether it arrives in
+    // one read or in pieces.
+    void chunkLineLimitHoldsWhateverTheReads()
+    {
+        const QByteArray line =
+            "1;" + QByteArray(ChunkedDecoder::MaxLineLength + 10, 'x') + "\r\na\r\n0\r\n\r\n";
+        ChunkedDecoder whole;
+        qsizetype used = 0;
+        QCOMPARE(whole.feed(line, used, [](QByteArrayView) {}), ChunkedDecoder::Result::Error);
+        ChunkedDecoder trailer;
+        const QByteArray t = "0\r\nX: " + QByteArray(ChunkedDecoder::MaxLineLength + 10, 'x') + "\r\n\r\n";
+        QCOMPARE(trailer.feed(t, used, [](QByteArrayView) {}), ChunkedDecoder::Result::Error);
+    }
+
+    void nestedRepeatedKeysAreFine()
+    {
+        const ScannedBody s =
+            scanRequestBody(R"({"model":"m","tools":[{"model":1},{"model":2}],"x":{"stream":1,"stream":2}})");
+        QVERIFY(s.valid);
+        QCOMPARE(*s.model, QByteArray("m"));
     }
 
     void rejectsInvalidJson_data()
@@ -159,6 +220,13 @@ private slots:
         QTest::newRow("bad-number") << QByteArray(R"({"n": 01})");
         QTest::newRow("empty") << QByteArray("");
         QTest::newRow("deep") << QByteArray(200, '[');
+        // Regression (fuzz_requestbody, tests/fuzz/regressions/requestbody/): repeated members the gateway
+        // routes on or strips are ambiguous between parsers, so refused.
+        QTest::newRow("duplicate-model")
+            << QByteArray(R"({"model":"allowed","messages":[],"model":"other"})");
+        QTest::newRow("duplicate-fallbacks")
+            << QByteArray(R"({"model":"m","fallbacks":["a"],"fallbacks":["b"]})");
+        QTest::newRow("duplicate-stream") << QByteArray(R"({"model":"m","stream":false,"stream":true})");
     }
     void rejectsInvalidJson()
     {
