@@ -54,6 +54,26 @@
         <source>built-in demo</source>
         <translation>内置演示</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source>every model (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weighted round robin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>least outstanding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load aware</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>switchyard::app::CommandLine</name>
@@ -890,6 +910,404 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::ConfigEditor</name>
+    <message>
+        <source>it is a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, too big to be a config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep my version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a config file, apply it and edit it here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import Bifrost…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load a Bifrost config.json as it is, without applying it; Save As makes it a Switchyard config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the config (the previous version is kept as .bak; an invalid config is never written)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the config under another name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export for Bifrost…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a Bifrost-compatible file: the same providers, without Switchyard&apos;s own section</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo the last change, in the text or the form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the file again from disk (asks about unsaved edits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validate and put this config into service: requests in flight finish on the old one, nothing restarts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No config yet. Open a config file, import a Bifrost config.json, start the demo, or type a config here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a problem to go to it in the text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No config yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✔ No problems: ready to apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problems: %1. Apply waits until they are fixed; the running configuration stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No config yet. Open a config file, import a Bifrost config.json or start the demo; the providers appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in the JSON view; the form comes back as soon as the text reads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The config must be a JSON object ({ … }) at the top level.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That change cannot be made in the text as it is; edit it in the JSON view.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (unsaved edits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (edited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not applied: there is no gateway to apply it to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not applied: there is no config.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not applied: the config has problems (%1, listed below). The running configuration stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied at %1: %2. The new listen address cannot be used (%3); the gateway keeps its old one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied at %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the current file cannot be read to back it up: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the backup %1 cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: there is no config.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: the config has problems (%1, listed below); %2 is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1 (the previous version is %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not exported: %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported for Bifrost to %1 (without the &quot;switchyard&quot; section; env.NAME references kept).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 (providers: %2). Apply puts it into service; Save As keeps it as a Switchyard config.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1; it has problems to fix before it can be applied (listed below).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not reload %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reloaded %1 from disk (Undo brings the previous text back). Apply puts it into service.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved config edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reloading replaces your unsaved edits to %1 with the file on disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Undo brings them back afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has unsaved edits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save them before quitting?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save them before opening another config?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Config files (*.json);;All files (*)</source>
+        <translation type="unfinished">配置文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a config file</source>
+        <translation type="unfinished">打开配置文件</translation>
+    </message>
+    <message>
+        <source>Import a Bifrost config.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the config as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a Bifrost config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is no longer on disk (deleted or renamed by another program). Save writes it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program, and you have unsaved edits here. Reload asks first; Keep my version keeps the text as it is here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation type="unfinished">关闭</translation>
+    </message>
+    <message>
+        <source>Applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No gateway to apply to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No config to apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the problems listed below first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (not a file yet: Save As writes one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsaved edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the gateway runs this config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edited since it was applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ConfigForm</name>
+    <message>
+        <source>Add provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>double-click a cell to change it; each change is one step of Undo (Ctrl+Z).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adds a provider with the models of the one above; fill in its base URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gateway</source>
+        <translation type="unfinished">网关</translation>
+    </message>
+    <message>
+        <source>127.0.0.1:8080 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where clients connect: HOST:PORT, [IPv6]:PORT, :PORT or PORT. A running gateway rebinds on Apply and keeps its old address if the new one cannot be used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weighted round robin (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listen address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default routing strategy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>values are hidden; env.NAME references are shown as written, never resolved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::DemoHealthSource</name>
     <message>
         <source>Fault mode</source>
@@ -938,6 +1356,21 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Simulated fault &apos;%1&apos;: the node %2.</source>
         <translation>模拟故障“%1”：该节点%2。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::FormDelegate</name>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished">默认</translation>
+    </message>
+    <message>
+        <source>new secret, or env.NAME (empty keeps the current value)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1054,15 +1487,42 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::KeysModel</name>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read from the environment variable %1 when the config is applied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A literal secret, hidden here. An env.NAME reference keeps it out of the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation type="unfinished">权重</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::MainWindow</name>
-    <message>
-        <source>Config editor</source>
-        <translation>配置编辑器</translation>
-    </message>
-    <message>
-        <source>Editing the configuration here, as text and as a form validated exactly as the gateway validates it, is not built yet. Until then, edit the JSON file in your editor, check it with switchyard --check-config FILE, and load it with File ▸ Open config (Ctrl+O).</source>
-        <translation>在此以文本和表单两种方式编辑配置（并按网关完全相同的规则校验）的功能尚未完成。在此之前，请在编辑器中编辑 JSON 文件，用 switchyard --check-config FILE 检查，再通过 文件 ▸ 打开配置 (Ctrl+O) 加载。</translation>
-    </message>
     <message>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
@@ -1192,14 +1652,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>--listen %1：%2</translation>
     </message>
     <message>
-        <source>Switchyard — %1</source>
-        <translation>Switchyard — %1</translation>
-    </message>
-    <message>
-        <source>Current configuration: %1 (providers: %2)</source>
-        <translation>当前配置：%1（提供方：%2 个）</translation>
-    </message>
-    <message>
         <source>The new listen address cannot be used.</source>
         <translation>新的监听地址无法使用。</translation>
     </message>
@@ -1282,6 +1734,54 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Letting the requests in flight (%1) finish before quitting…</source>
         <translation>正在等待处理中的请求（%1 个）完成后退出…</translation>
+    </message>
+    <message>
+        <source>Switchyard[*]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save config &amp;as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import a Bifrost config…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export for Bifrost…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is open in the Config tab: fix it there, then Apply.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switchyard — %1[*]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The gateway is reachable from the network without API keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anyone who can reach %1 can use your nodes (switchyard.allow_unauthenticated_network_access is true). Set switchyard.api_keys to require a key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A config arrived over the API but was not applied: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A config arrived over the API (PUT /api/config) and was applied: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1717,6 +2217,73 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Engine dead</source>
         <translation>引擎失效</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ProvidersModel</name>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mixed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (sum of %2 keys)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>30 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sum of the enabled keys&apos; weights: edit each key below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The models of all keys: edit each key below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A strategy applies to a model&apos;s whole pool: every provider serving the model shares it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation type="unfinished">基础 URL</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation type="unfinished">权重</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation type="unfinished">模型</translation>
+    </message>
+    <message>
+        <source>Timeout (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Routing strategy</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
