@@ -112,6 +112,14 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     statusBar()->addWidget(m_urlText, 1);
     statusBar()->addPermanentWidget(m_ratesText);
     installLagIndicator(this); // the GUI thread's own responsiveness (docs/PERFORMANCE.md)
+    // A temporary message hides the gateway state only implicitly, and QStatusBar re-adds its widgets
+    // (showing them again, under the message) whenever a label's height changes: in Chinese, the rates
+    // label's first CJK text is taller. Hidden explicitly, they stay hidden until the message goes.
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        for (QWidget *w : {static_cast<QWidget *>(m_stateIcon), static_cast<QWidget *>(m_stateText),
+                           static_cast<QWidget *>(m_urlText)})
+            w->setVisible(message.isEmpty());
+    });
 
     createActions();
     createTray();

@@ -54,6 +54,26 @@
         <source>built-in demo</source>
         <translation>内置演示</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>every model (*)</source>
+        <translation>所有模型 (*)</translation>
+    </message>
+    <message>
+        <source>weighted round robin</source>
+        <translation>加权轮询</translation>
+    </message>
+    <message>
+        <source>least outstanding</source>
+        <translation>最少未完成请求</translation>
+    </message>
+    <message>
+        <source>load aware</source>
+        <translation>负载感知</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::app::CommandLine</name>
@@ -890,6 +910,404 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::ConfigEditor</name>
+    <message>
+        <source>it is a directory</source>
+        <translation>这是一个目录</translation>
+    </message>
+    <message>
+        <source>the file is %1 bytes, too big to be a config</source>
+        <translation>文件大小为 %1 字节，太大，不可能是配置文件</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Keep my version</source>
+        <translation>保留我的版本</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Open a config file, apply it and edit it here</source>
+        <translation>打开配置文件，应用它并在此编辑</translation>
+    </message>
+    <message>
+        <source>Import Bifrost…</source>
+        <translation>导入 Bifrost…</translation>
+    </message>
+    <message>
+        <source>Load a Bifrost config.json as it is, without applying it; Save As makes it a Switchyard config</source>
+        <translation>按原样加载 Bifrost 的 config.json，但不应用；“另存为”会把它保存为 Switchyard 配置</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save the config (the previous version is kept as .bak; an invalid config is never written)</source>
+        <translation>保存配置（上一版本保留为 .bak；无效的配置永远不会被写入）</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Save the config under another name</source>
+        <translation>以其他名称保存配置</translation>
+    </message>
+    <message>
+        <source>Export for Bifrost…</source>
+        <translation>导出为 Bifrost 配置…</translation>
+    </message>
+    <message>
+        <source>Write a Bifrost-compatible file: the same providers, without Switchyard&apos;s own section</source>
+        <translation>写入兼容 Bifrost 的文件：提供方相同，但不含 Switchyard 自有部分</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Undo the last change, in the text or the form</source>
+        <translation>撤销上一次更改（文本或表单中的）</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Read the file again from disk (asks about unsaved edits)</source>
+        <translation>从磁盘重新读取文件（如有未保存的编辑会先询问）</translation>
+    </message>
+    <message>
+        <source>Validate and put this config into service: requests in flight finish on the old one, nothing restarts</source>
+        <translation>校验并启用此配置：处理中的请求在旧配置上完成，无需重启任何组件</translation>
+    </message>
+    <message>
+        <source>No config yet. Open a config file, import a Bifrost config.json, start the demo, or type a config here.</source>
+        <translation>尚无配置。请打开配置文件、导入 Bifrost 的 config.json、启动演示，或在此输入配置。</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Click a problem to go to it in the text.</source>
+        <translation>点击某个问题即可跳转到文本中的对应位置。</translation>
+    </message>
+    <message>
+        <source>new config</source>
+        <translation>新配置</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>No config yet.</source>
+        <translation>尚无配置。</translation>
+    </message>
+    <message>
+        <source>✔ No problems: ready to apply.</source>
+        <translation>✔ 没有问题：可以应用。</translation>
+    </message>
+    <message>
+        <source>Problems: %1. Apply waits until they are fixed; the running configuration stays.</source>
+        <translation>问题数：%1。修复之前无法应用；继续使用当前运行的配置。</translation>
+    </message>
+    <message>
+        <source>No config yet. Open a config file, import a Bifrost config.json or start the demo; the providers appear here.</source>
+        <translation>尚无配置。请打开配置文件、导入 Bifrost 的 config.json 或启动演示；提供方会显示在这里。</translation>
+    </message>
+    <message>
+        <source>The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in the JSON view; the form comes back as soon as the text reads.</source>
+        <translation>文本不是有效的 JSON（第 %1 行，第 %2 列），因此表单无法显示。请在 JSON 视图中修正；文本一旦能够解析，表单就会恢复。</translation>
+    </message>
+    <message>
+        <source>The config must be a JSON object ({ … }) at the top level.</source>
+        <translation>配置的顶层必须是 JSON 对象（{ … }）。</translation>
+    </message>
+    <message>
+        <source>That change cannot be made in the text as it is; edit it in the JSON view.</source>
+        <translation>按文本当前的写法无法进行该更改；请在 JSON 视图中编辑。</translation>
+    </message>
+    <message>
+        <source>%1 (unsaved edits)</source>
+        <translation>%1（有未保存的编辑）</translation>
+    </message>
+    <message>
+        <source>%1 (edited)</source>
+        <translation>%1（已编辑）</translation>
+    </message>
+    <message>
+        <source>Not applied: there is no gateway to apply it to.</source>
+        <translation>未应用：没有可应用到的网关。</translation>
+    </message>
+    <message>
+        <source>Not applied: there is no config.</source>
+        <translation>未应用：没有配置。</translation>
+    </message>
+    <message>
+        <source>Not applied: the config has problems (%1, listed below). The running configuration stays.</source>
+        <translation>未应用：配置有问题（%1 个，见下方列表）。继续使用当前运行的配置。</translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>Applied at %1: %2. The new listen address cannot be used (%3); the gateway keeps its old one.</source>
+        <translation>已于 %1 应用：%2。新的监听地址无法使用（%3）；网关继续使用原来的地址。</translation>
+    </message>
+    <message>
+        <source>Applied at %1: %2.</source>
+        <translation>已于 %1 应用：%2。</translation>
+    </message>
+    <message>
+        <source>the current file cannot be read to back it up: %1</source>
+        <translation>无法读取当前文件以进行备份：%1</translation>
+    </message>
+    <message>
+        <source>the backup %1 cannot be written: %2</source>
+        <translation>无法写入备份 %1：%2</translation>
+    </message>
+    <message>
+        <source>Not saved: there is no config.</source>
+        <translation>未保存：没有配置。</translation>
+    </message>
+    <message>
+        <source>Not saved: the config has problems (%1, listed below); %2 is unchanged.</source>
+        <translation>未保存：配置有问题（%1 个，见下方列表）；%2 未被修改。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1: %2</source>
+        <translation>未保存：%1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1 (the previous version is %2).</source>
+        <translation>已保存 %1（上一版本为 %2）。</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>未导出：%1</translation>
+    </message>
+    <message>
+        <source>Not exported: %1: %2</source>
+        <translation>未导出：%1：%2</translation>
+    </message>
+    <message>
+        <source>Exported for Bifrost to %1 (without the &quot;switchyard&quot; section; env.NAME references kept).</source>
+        <translation>已将供 Bifrost 使用的配置导出到 %1（不含 &quot;switchyard&quot; 部分；保留 env.NAME 引用）。</translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2</source>
+        <translation>无法导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>从 %1 导入</translation>
+    </message>
+    <message>
+        <source>Imported %1 (providers: %2). Apply puts it into service; Save As keeps it as a Switchyard config.</source>
+        <translation>已导入 %1（提供方：%2 个）。“应用”使其生效；“另存为”将其保存为 Switchyard 配置。</translation>
+    </message>
+    <message>
+        <source>Imported %1; it has problems to fix before it can be applied (listed below).</source>
+        <translation>已导入 %1；应用之前需要先修复其中的问题（见下方列表）。</translation>
+    </message>
+    <message>
+        <source>Could not reload %1: %2</source>
+        <translation>无法重新加载 %1：%2</translation>
+    </message>
+    <message>
+        <source>Reloaded %1 from disk (Undo brings the previous text back). Apply puts it into service.</source>
+        <translation>已从磁盘重新加载 %1（“撤销”可恢复之前的文本）。“应用”使其生效。</translation>
+    </message>
+    <message>
+        <source>Unsaved config edits</source>
+        <translation>未保存的配置编辑</translation>
+    </message>
+    <message>
+        <source>Reloading replaces your unsaved edits to %1 with the file on disk.</source>
+        <translation>重新加载会用磁盘上的文件替换你对 %1 的未保存编辑。</translation>
+    </message>
+    <message>
+        <source>Undo brings them back afterwards.</source>
+        <translation>之后可以用“撤销”恢复它们。</translation>
+    </message>
+    <message>
+        <source>%1 has unsaved edits.</source>
+        <translation>%1 有未保存的编辑。</translation>
+    </message>
+    <message>
+        <source>Save them before quitting?</source>
+        <translation>退出前是否保存？</translation>
+    </message>
+    <message>
+        <source>Save them before opening another config?</source>
+        <translation>打开其他配置前是否保存？</translation>
+    </message>
+    <message>
+        <source>Config files (*.json);;All files (*)</source>
+        <translation>配置文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a config file</source>
+        <translation>打开配置文件</translation>
+    </message>
+    <message>
+        <source>Import a Bifrost config.json</source>
+        <translation>导入 Bifrost 的 config.json</translation>
+    </message>
+    <message>
+        <source>Save the config as</source>
+        <translation>配置另存为</translation>
+    </message>
+    <message>
+        <source>Export a Bifrost config</source>
+        <translation>导出 Bifrost 配置</translation>
+    </message>
+    <message>
+        <source>%1 is no longer on disk (deleted or renamed by another program). Save writes it again.</source>
+        <translation>%1 已不在磁盘上（被其他程序删除或重命名）。“保存”会重新写入它。</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program, and you have unsaved edits here. Reload asks first; Keep my version keeps the text as it is here.</source>
+        <translation>%1 已被其他程序修改，而你在此处有未保存的编辑。“重新加载”会先询问；“保留我的版本”则保持此处的文本不变。</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program.</source>
+        <translation>%1 已被其他程序修改。</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Applied</source>
+        <translation>已应用</translation>
+    </message>
+    <message>
+        <source>No gateway to apply to.</source>
+        <translation>没有可应用到的网关。</translation>
+    </message>
+    <message>
+        <source>No config to apply.</source>
+        <translation>没有可应用的配置。</translation>
+    </message>
+    <message>
+        <source>Fix the problems listed below first.</source>
+        <translation>请先修复下方列出的问题。</translation>
+    </message>
+    <message>
+        <source>%1 (not a file yet: Save As writes one)</source>
+        <translation>%1（尚不是文件：“另存为”会写入一个）</translation>
+    </message>
+    <message>
+        <source>unsaved edits</source>
+        <translation>有未保存的编辑</translation>
+    </message>
+    <message>
+        <source>not applied</source>
+        <translation>未应用</translation>
+    </message>
+    <message>
+        <source>the gateway runs this config</source>
+        <translation>网关正在运行此配置</translation>
+    </message>
+    <message>
+        <source>edited since it was applied</source>
+        <translation>应用后已有编辑</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ConfigForm</name>
+    <message>
+        <source>Add provider</source>
+        <translation>添加提供方</translation>
+    </message>
+    <message>
+        <source>Remove provider</source>
+        <translation>移除提供方</translation>
+    </message>
+    <message>
+        <source>Add key</source>
+        <translation>添加密钥</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <source>double-click a cell to change it; each change is one step of Undo (Ctrl+Z).</source>
+        <translation>双击单元格即可修改；每次修改都可单独撤销 (Ctrl+Z)。</translation>
+    </message>
+    <message>
+        <source>Adds a provider with the models of the one above; fill in its base URL.</source>
+        <translation>添加一个与上方提供方模型相同的提供方；请填写其基础 URL。</translation>
+    </message>
+    <message>
+        <source>Gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <source>127.0.0.1:8080 (default)</source>
+        <translation>127.0.0.1:8080（默认）</translation>
+    </message>
+    <message>
+        <source>Where clients connect: HOST:PORT, [IPv6]:PORT, :PORT or PORT. A running gateway rebinds on Apply and keeps its old address if the new one cannot be used.</source>
+        <translation>客户端连接的地址：HOST:PORT、[IPv6]:PORT、:PORT 或 PORT。运行中的网关会在应用时重新绑定；新地址无法使用时保留原地址。</translation>
+    </message>
+    <message>
+        <source>weighted round robin (default)</source>
+        <translation>加权轮询（默认）</translation>
+    </message>
+    <message>
+        <source>Listen address:</source>
+        <translation>监听地址：</translation>
+    </message>
+    <message>
+        <source>Default routing strategy:</source>
+        <translation>默认路由策略：</translation>
+    </message>
+    <message>
+        <source>Keys of %1</source>
+        <translation>%1 的密钥</translation>
+    </message>
+    <message>
+        <source>values are hidden; env.NAME references are shown as written, never resolved.</source>
+        <translation>值已隐藏；env.NAME 引用按原样显示，不会被解析。</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>密钥</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::DemoHealthSource</name>
     <message>
         <source>Fault mode</source>
@@ -938,6 +1356,21 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Simulated fault &apos;%1&apos;: the node %2.</source>
         <translation>模拟故障“%1”：该节点%2。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::FormDelegate</name>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>new secret, or env.NAME (empty keeps the current value)</source>
+        <translation>新密钥，或 env.NAME（留空则保留当前值）</translation>
     </message>
 </context>
 <context>
@@ -1054,15 +1487,42 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::KeysModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Read from the environment variable %1 when the config is applied.</source>
+        <translation>应用配置时从环境变量 %1 读取。</translation>
+    </message>
+    <message>
+        <source>A literal secret, hidden here. An env.NAME reference keeps it out of the file.</source>
+        <translation>直接写入的密钥，此处已隐藏。使用 env.NAME 引用可使其不出现在文件中。</translation>
+    </message>
+    <message>
+        <source>Key name</source>
+        <translation>密钥名称</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>启用</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::MainWindow</name>
-    <message>
-        <source>Config editor</source>
-        <translation>配置编辑器</translation>
-    </message>
-    <message>
-        <source>Editing the configuration here, as text and as a form validated exactly as the gateway validates it, is not built yet. Until then, edit the JSON file in your editor, check it with switchyard --check-config FILE, and load it with File ▸ Open config (Ctrl+O).</source>
-        <translation>在此以文本和表单两种方式编辑配置（并按网关完全相同的规则校验）的功能尚未完成。在此之前，请在编辑器中编辑 JSON 文件，用 switchyard --check-config FILE 检查，再通过 文件 ▸ 打开配置 (Ctrl+O) 加载。</translation>
-    </message>
     <message>
         <source>Switchyard</source>
         <translation>Switchyard</translation>
@@ -1192,14 +1652,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>--listen %1：%2</translation>
     </message>
     <message>
-        <source>Switchyard — %1</source>
-        <translation>Switchyard — %1</translation>
-    </message>
-    <message>
-        <source>Current configuration: %1 (providers: %2)</source>
-        <translation>当前配置：%1（提供方：%2 个）</translation>
-    </message>
-    <message>
         <source>The new listen address cannot be used.</source>
         <translation>新的监听地址无法使用。</translation>
     </message>
@@ -1282,6 +1734,54 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Letting the requests in flight (%1) finish before quitting…</source>
         <translation>正在等待处理中的请求（%1 个）完成后退出…</translation>
+    </message>
+    <message>
+        <source>Switchyard[*]</source>
+        <translation>Switchyard[*]</translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>&amp;Save config</source>
+        <translation>保存配置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save config &amp;as…</source>
+        <translation>配置另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import a Bifrost config…</source>
+        <translation>导入 Bifrost 配置(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export for Bifrost…</source>
+        <translation>导出为 Bifrost 配置(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The file is open in the Config tab: fix it there, then Apply.</source>
+        <translation>该文件已在“配置”标签页中打开：请在那里修正，然后应用。</translation>
+    </message>
+    <message>
+        <source>Switchyard — %1[*]</source>
+        <translation>Switchyard — %1[*]</translation>
+    </message>
+    <message>
+        <source>The gateway is reachable from the network without API keys.</source>
+        <translation>网关无需 API 密钥即可从网络访问。</translation>
+    </message>
+    <message>
+        <source>Anyone who can reach %1 can use your nodes (switchyard.allow_unauthenticated_network_access is true). Set switchyard.api_keys to require a key.</source>
+        <translation>任何能访问 %1 的人都可以使用你的节点（switchyard.allow_unauthenticated_network_access 为 true）。设置 switchyard.api_keys 以要求提供密钥。</translation>
+    </message>
+    <message>
+        <source>A config arrived over the API but was not applied: %1</source>
+        <translation>通过 API 收到了一份配置，但未应用：%1</translation>
+    </message>
+    <message>
+        <source>A config arrived over the API (PUT /api/config) and was applied: %1</source>
+        <translation>通过 API（PUT /api/config）收到了一份配置并已应用：%1</translation>
     </message>
 </context>
 <context>
@@ -1717,6 +2217,73 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Engine dead</source>
         <translation>引擎失效</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ProvidersModel</name>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>mixed: %1</source>
+        <translation>混合：%1</translation>
+    </message>
+    <message>
+        <source>%1 (sum of %2 keys)</source>
+        <translation>%1（%2 个密钥之和）</translation>
+    </message>
+    <message>
+        <source>30 (default)</source>
+        <translation>30（默认）</translation>
+    </message>
+    <message>
+        <source>0 (default)</source>
+        <translation>0（默认）</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>The sum of the enabled keys&apos; weights: edit each key below.</source>
+        <translation>已启用密钥的权重之和：请在下方逐个编辑密钥。</translation>
+    </message>
+    <message>
+        <source>The models of all keys: edit each key below.</source>
+        <translation>所有密钥的模型：请在下方逐个编辑密钥。</translation>
+    </message>
+    <message>
+        <source>A strategy applies to a model&apos;s whole pool: every provider serving the model shares it.</source>
+        <translation>策略作用于某个模型的整个节点池：提供该模型的所有提供方共用同一策略。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>Weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Timeout (s)</source>
+        <translation>超时（秒）</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <source>Routing strategy</source>
+        <translation>路由策略</translation>
     </message>
 </context>
 <context>

@@ -4,11 +4,14 @@
 // The operator's steps: vllm-server1 re-weighted to 3 in the form and applied, then a third provider added,
 // whose base URL is still missing (the problem is listed, marked in the form and underlined in the text),
 // and for the JSON view a negative weight typed into the text.
+// The language follows the system locale as in the app, so LANG=zh_CN.UTF-8 renders the Chinese panel
+// (docs/screenshots/config-zh_CN.png); the demo is named as app/panel.cpp names it.
 #include "config/configeditor.h"
 #include "config/configform.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
+#include "language.h"
 #include "mainwindow.h"
 
 #include "config/codeeditor.h"
@@ -56,6 +59,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true); // fresh window settings, not the user's
     QSettings().clear();
+    i18n::installTranslators(&app, i18n::Language::System);
     const QString formPng = argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"config-form.png"_s;
     const QString jsonPng = argc > 2 ? QString::fromLocal8Bit(argv[2]) : u"config-json.png"_s;
 
@@ -72,8 +76,8 @@ int main(int argc, char **argv)
     MainWindow window(&gateway);
     window.setListenOverride(u"127.0.0.1:0"_s); // as --listen: any free port, for every config applied
     window.setDemoNodes(fleet.nodes());
-    window.applyConfig(*cfg, MainWindow::tr("built-in demo"));
-    window.showConfigText(QString::fromUtf8(*json), MainWindow::tr("built-in demo"));
+    window.applyConfig(*cfg, QObject::tr("built-in demo"));
+    window.showConfigText(QString::fromUtf8(*json), QObject::tr("built-in demo"));
     window.startGateway();
     window.resize(1280, 800);
     window.show();

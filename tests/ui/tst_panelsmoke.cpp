@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
 #include <QTableView>
@@ -314,6 +315,34 @@ private slots:
         QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 6);
         // The rest of the window carries on (applying a config updated the old placeholder before).
         m_window->applyConfig(m_config, u"demo"_s);
+    }
+
+    void statusMessageCoversTheGatewayState()
+    {
+        // A temporary message hides the gateway state beside it. A status-bar label growing taller meanwhile
+        // (the first CJK text in Chinese) makes QStatusBar lay its widgets out again, which used to show the
+        // state again, drawn over the message.
+        QStatusBar *bar = m_window->statusBar();
+        QLabel *state = nullptr;
+        QLabel *rates = nullptr;
+        const auto find = [&] {
+            for (QLabel *l : bar->findChildren<QLabel *>()) {
+                if (l->text() == u"Gateway on"_s)
+                    state = l;
+                else if (l->text().contains(u"req/s"_s))
+                    rates = l;
+            }
+            return state && rates;
+        };
+        QTRY_VERIFY(find()); // the rates come with the first sample
+        QVERIFY(state->isVisible());
+        bar->showMessage(u"Configuration applied: something"_s);
+        QVERIFY(!state->isVisible());
+        rates->setText(rates->text() + u"\nas tall as two lines"_s);
+        QTest::qWait(100); // the layout request, then the re-layout's queued show
+        QVERIFY(!state->isVisible());
+        bar->clearMessage();
+        QVERIFY(state->isVisible());
     }
 
     void listenChangeThatFailsKeepsTheOldAddress()
