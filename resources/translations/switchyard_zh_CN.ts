@@ -1359,6 +1359,19 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::EventLoopLagProbe</name>
+    <message numerus="yes">
+        <source>Event-loop lag over the last %n tick(s) of %1 ms: p50 %2 ms, p99 %3 ms, max %4 ms</source>
+        <translation>
+            <numerusform>最近 %n 次 %1 毫秒计时中的事件循环延迟：p50 %2 毫秒，p99 %3 毫秒，最大 %4 毫秒</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>UI lag p99 %1 ms</source>
+        <translation>界面延迟 p99 %1 毫秒</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::FormDelegate</name>
     <message>
         <source> s</source>
