@@ -863,8 +863,12 @@ ConfigForm::ConfigForm(QWidget *parent)
     }
     m_providersView->setObjectName(u"providersTable"_s);
     m_providersView->setModel(m_providersModel);
-    m_providersView->horizontalHeader()->setSectionResizeMode(ProvidersModel::BaseUrl, QHeaderView::Stretch);
-    m_providersView->horizontalHeader()->setStretchLastSection(false);
+    // The short columns fit their contents (and headers, which translations make longer); the URL takes
+    // the rest. Each column stays resizable by hand.
+    QHeaderView *ph = m_providersView->horizontalHeader();
+    ph->setStretchLastSection(false);
+    for (int c = 0; c < ProvidersModel::ColumnCount; ++c)
+        ph->setSectionResizeMode(c, c == ProvidersModel::BaseUrl ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
     m_keysView->setObjectName(u"keysTable"_s);
     m_keysView->setModel(m_keysModel);
     m_keysView->horizontalHeader()->setStretchLastSection(false);
