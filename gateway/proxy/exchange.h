@@ -23,6 +23,9 @@ public:
     virtual void clientGone() = 0;
     // The client's socket took some output; continue if we had paused.
     virtual void outputDrained() {}
+    // The gateway stops now (drain deadline, stopNow): end the response as clearly as is still possible,
+    // then stop everything as clientGone() does. The connection is closed right after.
+    virtual void gatewayStopping() { clientGone(); }
 };
 
 } // namespace switchyard::proxy

@@ -487,6 +487,36 @@ void ProxyExchange::clientGone()
     finish(499, u"client closed the connection"_s);
 }
 
+void ProxyExchange::gatewayStopping()
+{
+    if (m_phase == Phase::Done)
+        return;
+    m_backoffTimer.stop();
+    m_phaseTimer.stop();
+    m_totalTimer.stop();
+    if (m_connection && m_node)
+        m_node->runtime->health.attemptAbandoned(m_trial);
+    releaseConnection(false); // the node stops generating
+    const QString msg = u"The gateway is shutting down; the request was cut"_s;
+    if (!m_committed) {
+        // Nothing reached the client yet: a proper 503, which a client may retry elsewhere.
+        const QByteArray body = openAiErrorBody(503, msg, "gateway_shutting_down");
+        m_sink->sendResponseHead(503, "Content-Type: application/json\r\nRetry-After: 1\r\n", body.size());
+        m_sink->sendResponseBody(body);
+        m_sink->endResponse();
+        finish(503, msg);
+        return;
+    }
+    if (m_sse) {
+        // Mid-stream: the same in-stream error event and [DONE] as a node failing mid-response, so a
+        // client library raises a clear error instead of reporting a truncated answer as complete.
+        m_sink->sendResponseBody(
+            QByteArray("data: " + openAiErrorBody(503, msg, "gateway_shutting_down") + "\n\ndata: [DONE]\n\n"));
+        m_sink->endResponse();
+    }
+    finish(m_record.status, msg);
+}
+
 void ProxyExchange::finish(int status, const QString &error)
 {
     if (m_phase == Phase::Done)

@@ -63,6 +63,7 @@ public:
     void clientGone() override;
     // The client's socket took some output; continue reading the node if we had paused.
     void outputDrained() override;
+    void gatewayStopping() override;
 
 private:
     // UpstreamListener

@@ -353,8 +353,12 @@ void ClientConnection::abortNow()
 {
     if (m_exchange) {
         auto ex = std::move(m_exchange);
-        ex->clientGone();
+        ex->gatewayStopping();
         ex.release()->deleteLater();
+        // Hand the closing words (an error event, or a 503) to the kernel before the abort below: the
+        // thread may end right after, and nothing else would write them.
+        if (m_socket)
+            m_socket->flush();
     }
     closeConnection();
 }

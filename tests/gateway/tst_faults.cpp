@@ -393,8 +393,9 @@ private slots:
 
     // The gateway is stopped gracefully with 8 streams in flight, 4 short and 4 far longer than the drain
     // timeout (1 s). Expected: no new connection is served; the short streams finish whole; the long ones
-    // are closed at the drain deadline (the client sees the connection end, the node sees the abort); then
-    // stopped() is emitted. stopNow() with streams in flight likewise, at once. No crash either way.
+    // end at the drain deadline with an OpenAI-shaped error event (gateway_shutting_down) and [DONE], then
+    // the connection closes and the node sees the abort; then stopped() is emitted. stopNow() with streams
+    // in flight likewise, at once. No crash either way.
     void gatewayStoppedWithStreamsInFlight()
     {
         GatewayFixture f;
@@ -426,8 +427,11 @@ private slots:
             if (i < 4) {
                 QVERIFY2(checkAnswer(r, true).isEmpty(), qPrintable(checkAnswer(r, true)));
             } else {
-                QVERIFY2(!r.complete, qPrintable(QString::fromUtf8(r.body.right(300)) +
-                                                 r.error));      // cut at the drain deadline…
+                // Cut at the drain deadline, and told so in the stream…
+                const QList<QByteArray> events = r.sseEvents();
+                QVERIFY2(events.size() >= 2 && events.last() == "[DONE]"
+                             && events[events.size() - 2].contains("gateway_shutting_down"),
+                         qPrintable(QString::fromUtf8(r.body.right(300)) + r.error));
                 QVERIFY(clients[size_t(i)]->waitForClose(5000)); // …and closed, not left hanging
             }
         }
