@@ -1023,6 +1023,11 @@ Expected<GatewayConfig, ConfigProblems> parseConfigImpl(QByteArrayView json, con
 
 } // namespace
 
+QString problemPath(const QString &parent, const QString &name)
+{
+    return memberPath(parent, name);
+}
+
 Expected<GatewayConfig, ConfigProblems> parseConfig(QByteArrayView json, const EnvLookup &env)
 {
     // Nothing throws across the API: an exception here (allocation failure, a bug) becomes a problem.

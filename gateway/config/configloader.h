@@ -62,6 +62,10 @@ struct ListenAddress
 };
 Expected<ListenAddress, QString> parseListenAddress(const QString &text);
 
+// How a problem names a member: "parent.name", or parent["odd name"] (quoted as in JSON) when the name
+// would make the path ambiguous (dots, spaces, …). The config editor parses these paths back.
+QString problemPath(const QString &parent, const QString &name);
+
 // True for 127.0.0.0/8, ::1 and "localhost": addresses only this machine can reach.
 bool isLoopbackHost(const QString &host);
 // Safe default: a gateway reachable from the network must ask for an API key. Returns why the

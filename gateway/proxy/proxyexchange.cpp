@@ -478,25 +478,25 @@ void ProxyExchange::clientGone()
 {
     if (m_phase == Phase::Done)
         return;
+    abandonAttempt();
+    finish(499, u"client closed the connection"_s);
+}
+
+void ProxyExchange::abandonAttempt()
+{
     m_backoffTimer.stop();
     m_phaseTimer.stop();
     m_totalTimer.stop();
     if (m_connection && m_node)
-        m_node->runtime->health.attemptAbandoned(m_trial);
+        m_node->runtime->health.attemptAbandoned(m_trial); // no verdict on the node: frees a trial slot
     releaseConnection(false); // closing the node's connection is how the node learns to stop
-    finish(499, u"client closed the connection"_s);
 }
 
 void ProxyExchange::gatewayStopping()
 {
     if (m_phase == Phase::Done)
         return;
-    m_backoffTimer.stop();
-    m_phaseTimer.stop();
-    m_totalTimer.stop();
-    if (m_connection && m_node)
-        m_node->runtime->health.attemptAbandoned(m_trial);
-    releaseConnection(false); // the node stops generating
+    abandonAttempt();
     const QString msg = u"The gateway is shutting down; the request was cut"_s;
     if (!m_committed) {
         // Nothing reached the client yet: a proper 503, which a client may retry elsewhere.

@@ -88,6 +88,8 @@ private:
     void releaseConnection(bool reusable);
     void failAll();
     void finish(int status, const QString &error = {});
+    // Stops timers and the node's request without a verdict on the node (client gone, gateway stopping).
+    void abandonAttempt();
     int timeoutFor(const config::ProviderConfig &p) const;
 
     ExchangeContext m_ctx;

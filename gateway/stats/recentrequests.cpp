@@ -7,7 +7,8 @@ namespace switchyard::stats {
 
 // state: 0 = empty; odd = being written (2·seq − 1); even = holds the record of sequence state / 2.
 // A writer that laps a slot still being read or written by a slower thread waits for it, which
-// needs a whole ring's worth (capacity) of requests to finish during one copy: practically never.
+// needs a whole ring's worth (capacity) of requests to finish during one copy: practically never. A
+// writer that finds a newer record already in its slot drops its own (it fell out of the ring anyway).
 struct RecentRequests::Slot
 {
     std::atomic<quint64> state{0};
@@ -29,6 +30,10 @@ quint64 RecentRequests::append(const RequestRecord &record)
     // the previous lap's writer (odd) or copied by a reader is waited for.
     for (;;) {
         quint64 s = slot.state.load(std::memory_order_acquire);
+        // A writer a whole lap ahead got here first (this thread was preempted between its fetch_add and
+        // now): its record is newer, ours has already left the ring. Keep theirs.
+        if ((s & 1) == 0 && s / 2 > seq)
+            return seq;
         // seq_cst on the claim and the readers check (and on the reader's side): a store→load pair on
         // two variables, which weaker orders would let pass each other.
         if ((s & 1) == 0 && slot.readers.load() == 0 && slot.state.compare_exchange_weak(s, 2 * seq - 1)) {

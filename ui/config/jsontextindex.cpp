@@ -1,5 +1,7 @@
 #include "jsontextindex.h"
 
+#include "config/configloader.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -10,43 +12,11 @@ namespace switchyard::ui {
 
 namespace {
 
-bool isPlainName(QStringView s)
+// A character of a plain member name in a problem path (config::problemPath writes the others quoted).
+bool isPlainNameChar(QChar c)
 {
-    if (s.isEmpty())
-        return false;
-    for (const QChar c : s) {
-        const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') ||
-                        u == u'-' || u == u'_';
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-// The loader's quoting of odd member names in paths (configloader.cpp, quoted()).
-QString pathQuoted(const QString &s)
-{
-    QString out;
-    out.reserve(s.size() + 2);
-    out += u'"';
-    for (const QChar c : s) {
-        const char16_t u = c.unicode();
-        if (u == u'"' || u == u'\\') {
-            out += u'\\';
-            out += c;
-        } else if (u == u'\r') {
-            out += u"\\r"_s;
-        } else if (u == u'\n') {
-            out += u"\\n"_s;
-        } else if (u < 0x20) {
-            out += u"\\u"_s + QString::number(int(u), 16).rightJustified(4, u'0');
-        } else {
-            out += c;
-        }
-    }
-    out += u'"';
-    return out;
+    const char16_t u = c.unicode();
+    return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-' || u == u'_';
 }
 
 int hexValue(QChar c)
@@ -72,7 +42,7 @@ std::optional<JsonPath> parseJsonPath(QStringView p)
         return out;
     auto plainName = [&]() -> std::optional<QString> {
         const qsizetype start = i;
-        while (i < n && isPlainName(p.sliced(i, 1)))
+        while (i < n && isPlainNameChar(p[i]))
             ++i;
         if (i == start)
             return std::nullopt;
@@ -157,12 +127,8 @@ QString formatJsonPath(const JsonPath &path)
     for (const JsonPathSegment &s : path) {
         if (s.isIndex())
             out += u'[' + QString::number(s.index) + u']';
-        else if (!isPlainName(s.name))
-            out += u'[' + pathQuoted(s.name) + u']';
-        else if (out.isEmpty())
-            out += s.name;
         else
-            out += u'.' + s.name;
+            out = config::problemPath(out, s.name);
     }
     return out;
 }
