@@ -2,6 +2,7 @@
 
 #include "proxy/openaierror.h"
 #include "proxy/responsesink.h"
+#include "proxy/statusapi.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,12 +11,6 @@ using namespace Qt::Literals::StringLiterals;
 namespace switchyard::proxy {
 
 namespace {
-
-LocalResponse jsonAnswer(int status, const nlohmann::json &j)
-{
-    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    return {status, "Content-Type: application/json\r\n", QByteArray(text.data(), qsizetype(text.size()))};
-}
 
 nlohmann::json strings(const QStringList &list)
 {
@@ -51,7 +46,7 @@ LocalResponse configProblemsResponse(const config::ConfigProblems &problems)
     if (body.is_discarded())
         body = nlohmann::json::object();
     body["problems"] = std::move(list);
-    return jsonAnswer(422, body);
+    return prettyJsonResponse(422, body);
 }
 
 LocalResponse configAppliedResponse(const config::ConfigChanges &changes, quint64 generation,
@@ -72,7 +67,7 @@ LocalResponse configAppliedResponse(const config::ConfigChanges &changes, quint6
     };
     if (!listenError.isEmpty())
         body["listen_error"] = listenError.toStdString(); // the rest applied; the old address stays
-    return jsonAnswer(200, body);
+    return prettyJsonResponse(200, body);
 }
 
 ConfigUpdateExchange::ConfigUpdateExchange(ConfigUpdater updater, QByteArray body, ResponseSink *sink,

@@ -64,13 +64,14 @@ nlohmann::json orNull(double v)
     return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
 }
 
-LocalResponse json(int status, const nlohmann::json &j)
+
+} // namespace
+
+LocalResponse prettyJsonResponse(int status, const nlohmann::json &j)
 {
     const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     return {status, "Content-Type: application/json\r\n", QByteArray(text.data(), qsizetype(text.size()))};
 }
-
-} // namespace
 
 LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
 {
@@ -180,7 +181,7 @@ LocalResponse statusResponse(const routing::RoutingTable &table, const stats::Ga
                       {"generation_tokens_total", orNull(d.generationTokensTotal)}}},
         });
     }
-    return json(200, {{"gateway",
+    return prettyJsonResponse(200, {{"gateway",
                        {{"version", SWITCHYARD_VERSION},
                         {"requests_total", stats.requestsTotal.load()},
                         {"errors_total", stats.errorsTotal.load()},
@@ -238,7 +239,7 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
                                       {"ttft_p50_ms", ttft},  {"latency_p50_ms", p50},
                                       {"latency_p95_ms", p95}};
     }
-    return json(200, {{"interval_s", 1}, {"gateway_series", stats::SecondsHistory::GatewaySeries.toStdString()},
+    return prettyJsonResponse(200, {{"interval_s", 1}, {"gateway_series", stats::SecondsHistory::GatewaySeries.toStdString()},
                       {"series", series}});
 }
 
@@ -266,7 +267,7 @@ LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView 
                             r.completionTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.completionTokens)},
                            {"error", r.error.toStdString()}});
     }
-    return json(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
+    return prettyJsonResponse(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
 }
 
 LocalResponse nodeActionResponse(const routing::RoutingTable &table, QByteArrayView path)
@@ -285,7 +286,7 @@ LocalResponse nodeActionResponse(const routing::RoutingTable &table, QByteArrayV
         return errorResponse(404, u"No node named '"_s % name % u"'"_s, "node_not_found");
     const bool draining = action == "drain";
     table.nodes()[size_t(i)].runtime->health.setDraining(draining);
-    return json(200, {{"node", name.toStdString()}, {"draining", draining}});
+    return prettyJsonResponse(200, {{"node", name.toStdString()}, {"draining", draining}});
 }
 
 } // namespace switchyard::proxy

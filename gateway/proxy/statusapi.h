@@ -7,7 +7,12 @@
 #include "proxy/dispatcher.h"
 #include "stats/gatewaystats.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace switchyard::proxy {
+
+// A JSON answer, indented for people reading it with curl (the management API's style).
+LocalResponse prettyJsonResponse(int status, const nlohmann::json &j);
 
 LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats);
 LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats);
