@@ -1,5 +1,5 @@
 // switchyard: the panel, or with --headless the gateway alone.
-#include "benchcli.h"
+#include "bench/benchcli.h"
 #include "commandline.h"
 #include "demofleet.h"
 #include "headless.h"

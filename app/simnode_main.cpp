@@ -2,8 +2,8 @@
 //   switchyard-simnode --listen 127.0.0.1:8030 --model nemotron-3-super [options]
 // See docs/SIMNODE.md for the flags, the control endpoint and the performance model.
 
-#include "simnode.h"
-#include "simnodecli.h"
+#include "simnode/simnode.h"
+#include "simnode/simnodecli.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -5,7 +5,7 @@
 #
 # Usage: scripts/bench.sh [build-dir]      (builds what it needs into build-dir, default ./build)
 # Environment: QUICK=1 for a short run (fewer, shorter rounds); ROUNDS, SECONDS_PER_RUN and the other
-# knobs of tests/perf/*.sh pass through.
+# knobs of bench/perf/*.sh pass through.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -28,17 +28,17 @@ fi
 echo "# Switchyard performance suite — $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "## Microbenchmarks (ns per operation)"
-"$build/tests/bench/switchyard_microbench" --benchmark_min_time=0.2 2>/dev/null |
+"$build/bench/micro/switchyard_microbench" --benchmark_min_time=0.2 2>/dev/null |
   awk '/^BM_/ {printf "  %-36s %10s ns CPU\n", $1, $4}'
 echo
 echo "## Non-streaming throughput and latency"
-bash "$root/tests/perf/bench-gateway.sh" "$build"
+bash "$root/bench/perf/bench-gateway.sh" "$build"
 echo
 echo "## Cost per request (instructions and system calls; independent of the machine's load)"
-COUNT="${COUNT:-1000}" bash "$root/tests/perf/cost-per-request.sh" "$build/app/switchyard"
+COUNT="${COUNT:-1000}" bash "$root/bench/perf/cost-per-request.sh" "$build/app/switchyard"
 echo
 echo "## Streaming"
-bash "$root/tests/perf/bench-streaming.sh" "$build"
+bash "$root/bench/perf/bench-streaming.sh" "$build"
 echo
 echo "## GUI responsiveness"
-bash "$root/tests/perf/bench-guilag.sh" "$build"
+bash "$root/bench/perf/bench-guilag.sh" "$build"

@@ -666,7 +666,7 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     </message>
 </context>
 <context>
-    <name>switchyard::ui::ChatClient</name>
+    <name>switchyard::client::ChatClient</name>
     <message>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>

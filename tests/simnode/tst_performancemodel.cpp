@@ -1,6 +1,6 @@
 // The continuous-batching timing model, driven by a manual clock: rates, TTFT, queueing, KV cache,
 // preemption, pause and cancel, checked exactly rather than against wall time.
-#include "performancemodel.h"
+#include "simnode/performancemodel.h"
 
 #include <QTest>
 

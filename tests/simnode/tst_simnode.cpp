@@ -2,7 +2,7 @@
 // behaviour (pipelining, keep-alive timeout), faults, /metrics, the batching model's throughput ratio,
 // client aborts and hundreds of concurrent streams. Timing is only ever compared as ratios.
 #include "http/httpresponseparser.h"
-#include "simnode.h"
+#include "simnode/simnode.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

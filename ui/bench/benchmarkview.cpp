@@ -1,8 +1,8 @@
-#include "benchmarkview.h"
+#include "bench/benchmarkview.h"
 
-#include "benchformat.h"
-#include "benchmarkrunner.h"
-#include "benchtargets.h"
+#include "bench/benchformat.h"
+#include "bench/benchmarkrunner.h"
+#include "bench/benchtargets.h"
 #include "gateway.h"
 
 #include <QApplication>

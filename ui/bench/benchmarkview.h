@@ -9,7 +9,7 @@
 // The runner (bench::BenchmarkRunner) works on its own thread: repainting tables and charts on the GUI
 // thread never delays a timestamp.
 
-#include "benchtypes.h"
+#include "bench/benchtypes.h"
 
 #include <QWidget>
 

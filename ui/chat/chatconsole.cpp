@@ -1,6 +1,6 @@
 #include "chatconsole.h"
 
-#include "chatclient.h"
+#include "chat/chatclient.h"
 #include "gateway.h"
 #include "messagewidget.h"
 
@@ -310,7 +310,7 @@ bool ChatConsole::gatewayUsable() const
 
 QString ChatConsole::baseUrl() const
 {
-    return m_gateway ? connectableUrl(m_gateway->listenUrl()).toString() : QString();
+    return m_gateway ? client::connectableUrl(m_gateway->listenUrl()).toString() : QString();
 }
 
 QString ChatConsole::apiKey() const
@@ -479,7 +479,7 @@ bool ChatConsole::send(const QString &text)
     m_conversation.messages.append(user);
     addMessageWidget(int(m_conversation.messages.size()) - 1);
 
-    ChatRequest req;
+    client::ChatRequest req;
     req.baseUrl = QUrl(baseUrl());
     req.apiKey = apiKey();
     req.model = model;

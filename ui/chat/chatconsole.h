@@ -9,7 +9,7 @@
 // the Markdown is re-rendered on a timer, at most ~20 times a second, so a long reply never starves the
 // window.
 
-#include "conversation.h"
+#include "chat/conversation.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -30,13 +30,20 @@ class QVBoxLayout;
 namespace switchyard {
 class Gateway;
 }
+namespace switchyard::client {
+class ChatClient;
+struct ChatOutcome;
+struct ModelEntry;
+} // namespace switchyard::client
 
 namespace switchyard::ui {
 
-class ChatClient;
 class MessageWidget;
-struct ChatOutcome;
-struct ModelEntry;
+using client::ChatClient;
+using client::ChatMessage;
+using client::ChatOutcome;
+using client::Conversation;
+using client::ModelEntry;
 
 class ChatConsole final : public QWidget
 {

@@ -4,7 +4,7 @@
 // replies, plain for the operator's messages), an error when the reply failed, and under a reply the line
 // that says which node answered and how fast, with a Copy button.
 
-#include "conversation.h"
+#include "chat/conversation.h"
 
 #include <QFrame>
 #include <QTextBrowser>
@@ -13,6 +13,9 @@ class QLabel;
 class QToolButton;
 
 namespace switchyard::ui {
+
+using client::ChatMessage;
+using client::ReplyStats;
 
 // A text browser as tall as its document: the conversation scrolls as a whole, not each message.
 class AutoHeightBrowser final : public QTextBrowser

@@ -25,6 +25,7 @@
 using namespace switchyard;
 using namespace switchyard::testing;
 using namespace switchyard::ui;
+using namespace switchyard::client;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {

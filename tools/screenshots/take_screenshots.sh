@@ -4,9 +4,9 @@
 # views switched with the app's own shortcuts (xdotool). Needs xvfb, xdotool, imagemagick, curl;
 # trayer (an XEmbed system tray) for the tray icon's picture, skipped without it. Writes nodes, nodes-fault,
 # charts, requests, config, start-failure and tray .png; chat.png and benchmark.png come from their views'
-# own screenshot programs (tests/ui/chat, tests/benchrunner), config-form.png and config-json.png from
-# build/tests/configeditor_screenshot docs/screenshots/config-form.png docs/screenshots/config-json.png.
-#   tests/ui/take_screenshots.sh [path/to/switchyard] [output dir]
+# own screenshot programs (tools/screenshots/), config-form.png and config-json.png from
+# build/tools/screenshots/configeditor_screenshot docs/screenshots/config-form.png docs/screenshots/config-json.png.
+#   tools/screenshots/take_screenshots.sh [path/to/switchyard] [output dir]
 set -euo pipefail
 BIN=$(realpath "${1:-build/app/switchyard}")
 OUT=$(realpath -m "${2:-docs/screenshots}")

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Streaming through the gateway on loopback: per-event added delay and time to first byte (direct vs
 # through Switchyard vs through HAProxy, interleaved rounds), then memory per open stream with 1,000
-# streams in flight at the node at once. The upstream and clients are tests/perf/ssebench.py: each
+# streams in flight at the node at once. The upstream and clients are bench/perf/ssebench.py: each
 # SSE event carries the upstream's monotonic send time, so the client measures each event's delay.
 #
-# Usage: tests/perf/bench-streaming.sh [build-dir]
+# Usage: bench/perf/bench-streaming.sh [build-dir]
 # Environment: ROUNDS (3), STREAMS (10 concurrent streams per latency round), CHUNKS (100 events per
 # stream), INTERVAL_MS (10), OPEN_STREAMS (1000), WORKERS (the gateway's worker threads; 0 = one per core).
 set -euo pipefail
@@ -24,7 +24,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 
 UP=18411 SW=18412 HA=18413
-python3 "$root/tests/perf/ssebench.py" serve $UP >"$work/up.out" 2>&1 &
+python3 "$root/bench/perf/ssebench.py" serve $UP >"$work/up.out" 2>&1 &
 pids+=($!)
 cat >"$work/switchyard.json" <<CFG
 {"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
@@ -64,7 +64,7 @@ declare -A d50 d99 t50
 targets=(direct switchyard haproxy)
 for ((r = 0; r < rounds; r++)); do
   for t in "${targets[@]}"; do
-    line=$(python3 "$root/tests/perf/ssebench.py" latency "http://127.0.0.1:${port[$t]}" --streams "$streams" \
+    line=$(python3 "$root/bench/perf/ssebench.py" latency "http://127.0.0.1:${port[$t]}" --streams "$streams" \
       --chunks "$chunks" --interval-ms "$interval" --label "$t" | grep RESULT)
     d50[$t,$r]=$(sed -E 's/.*delay_p50_us=([0-9.]+).*/\1/' <<<"$line")
     d99[$t,$r]=$(sed -E 's/.*delay_p99_us=([0-9.]+).*/\1/' <<<"$line")
@@ -93,6 +93,6 @@ for t in switchyard haproxy; do
   echo "$t: added per-event delay p50 $(stat "${a[@]}") µs, p99 $(stat "${b[@]}") µs (target p99 ≤ 1000); added time to first event p50 $(stat "${c[@]}") µs"
 done
 echo
-python3 "$root/tests/perf/ssebench.py" concurrency "http://127.0.0.1:$SW" --pid "$swpid" --streams "$open_streams" |
+python3 "$root/bench/perf/ssebench.py" concurrency "http://127.0.0.1:$SW" --pid "$swpid" --streams "$open_streams" |
   grep RESULT | sed -E 's/^RESULT concurrency //' |
   awk '{print "concurrency: " $0 "   (target per_stream_kib < 64)"}'

@@ -5,7 +5,7 @@
 # alike; the summary gives medians over rounds with the spread (min–max) and the per-round ratios
 # to HAProxy. Needs nginx, haproxy and wrk (Debian packages; installed here when missing).
 #
-# Usage: tests/perf/bench-gateway.sh [build-dir]
+# Usage: bench/perf/bench-gateway.sh [build-dir]
 # Environment: ROUNDS (5), SECONDS_PER_RUN (4), COMPARE_BIN=/path/to/another/switchyard adds a
 # fourth target "before" (e.g. the binary of an earlier commit) measured in the same rounds.
 set -euo pipefail

@@ -5,7 +5,7 @@
 #   first-run-nodes.png  its "Add my nodes" form, filled in
 #   first-run-zh_CN.png  the welcome in Chinese
 # Needs xvfb, xdotool, imagemagick, curl and fonts-noto-cjk (else the Chinese glyphs are boxes).
-#   tests/ui/take_i18n_screenshots.sh [path/to/switchyard] [output dir]
+#   tools/screenshots/take_i18n_screenshots.sh [path/to/switchyard] [output dir]
 set -euo pipefail
 BIN=$(realpath "${1:-build/app/switchyard}")
 OUT=$(realpath -m "${2:-docs/screenshots}")

@@ -7,7 +7,7 @@
 
 using namespace Qt::Literals::StringLiterals;
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 double ReplyStats::tokensPerSecond() const
 {
@@ -231,4 +231,4 @@ Expected<Conversation, QString> Conversation::load(const QString &path)
     return fromJson(f.readAll());
 }
 
-} // namespace switchyard::ui
+} // namespace switchyard::client

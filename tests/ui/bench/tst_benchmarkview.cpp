@@ -1,7 +1,7 @@
 // The Benchmark view over a real gateway and fast simulated nodes (offscreen): targets offered, a run
 // filling the seed's tables and the sweep charts, runs kept on disk and compared, cancel.
 #include "bench/benchmarkview.h"
-#include "benchformat.h"
+#include "bench/benchformat.h"
 #include "gateway/gatewayfixture.h"
 
 #include <QChart>

@@ -9,7 +9,7 @@
 
 using namespace Qt::Literals::StringLiterals;
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 namespace {
 
@@ -335,4 +335,4 @@ void ChatClient::finish(ChatOutcome::End end, const QString &error)
     emit finished(outcome);
 }
 
-} // namespace switchyard::ui
+} // namespace switchyard::client

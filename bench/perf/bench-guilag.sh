@@ -4,7 +4,7 @@
 # through it, and the panel's lag probe (ui/eventlooplag, SWITCHYARD_LAG_REPORT=1) prints the
 # lateness of its 50 ms timer over the run when the panel quits (SIGTERM).
 #
-# Usage: tests/perf/bench-guilag.sh [build-dir]     Environment: LOAD_SECONDS (15)
+# Usage: bench/perf/bench-guilag.sh [build-dir]     Environment: LOAD_SECONDS (15)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"

@@ -8,7 +8,7 @@
 // --only LABEL measures only the targets whose label starts with LABEL; --compare shows the newest run
 // compared with the one before it; --slow NODE makes that demo node twice as slow (fault "slow") first.
 #include "bench/benchmarkview.h"
-#include "benchformat.h"
+#include "bench/benchformat.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"

@@ -6,7 +6,7 @@
 // reply's end is always reported exactly once: completed, stopped, or failed with the gateway's message.
 
 #include "conversation.h"
-#include "openaistream.h"
+#include "openai/openaistream.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -19,7 +19,7 @@
 
 class QNetworkAccessManager;
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 struct ChatRequest
 {
@@ -67,14 +67,14 @@ public:
     QByteArray lastRequestBody() const { return m_lastBody; }
 
 signals:
-    void modelsFetched(const QList<switchyard::ui::ModelEntry> &models);
+    void modelsFetched(const QList<switchyard::client::ModelEntry> &models);
     void modelsFailed(const QString &error);
 
     // The response headers arrived: who serves the reply and after how many attempts.
     void replyStarted(const QString &node, int attempts);
     void reasoningReceived(const QString &text);
     void contentReceived(const QString &text);
-    void finished(const switchyard::ui::ChatOutcome &outcome);
+    void finished(const switchyard::client::ChatOutcome &outcome);
 
 private:
     void onMetaData();
@@ -107,4 +107,4 @@ private:
 // "http://0.0.0.0:8080" is where the gateway listens, not an address to connect to: the loopback is.
 QUrl connectableUrl(const QString &listenUrl);
 
-} // namespace switchyard::ui
+} // namespace switchyard::client

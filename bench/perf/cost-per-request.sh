@@ -4,7 +4,7 @@
 # over exactly COUNT non-streamed requests on 4 keep-alive connections beyond a warm-up, against a
 # fast nginx upstream. Give several binaries to compare them (e.g. before/after a change).
 #
-# Usage: tests/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000)
+# Usage: bench/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 count="${COUNT:-2000}"
@@ -40,7 +40,7 @@ cat >"$work/sw.json" <<CFG
   "custom_provider_config":{"base_provider_type":"openai"}}},
  "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
 CFG
-client() { python3 "$root/tests/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
+client() { python3 "$root/bench/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
 wait_listening() { for _ in $(seq 100); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
 
 echo "| binary | instructions per request (user space) | system calls per request |"

@@ -12,7 +12,7 @@
 #include <QList>
 #include <QString>
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 // The SSE framing lives in gateway/http (the benchmark parses the same streams).
 using SseEvent = http::SseEvent;
@@ -73,4 +73,4 @@ struct ChatCompletion
 };
 ChatCompletion parseChatCompletion(QByteArrayView body);
 
-} // namespace switchyard::ui
+} // namespace switchyard::client

@@ -14,7 +14,7 @@
 
 #include <optional>
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 // What the client measured and the gateway reported for one reply.
 struct ReplyStats
@@ -90,4 +90,4 @@ public:
 
 QString chatStateName(ChatMessage::State state);
 
-} // namespace switchyard::ui
+} // namespace switchyard::client

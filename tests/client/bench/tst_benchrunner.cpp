@@ -1,10 +1,10 @@
 // The benchmark runner against simulated nodes with known speeds, over real loopback sockets. Timing
 // assertions are ratios between targets or against the node's own model, never absolute durations, so a
 // busy 2-core machine slows both sides alike.
-#include "benchcli.h"
-#include "benchformat.h"
-#include "benchmarkrunner.h"
-#include "benchtargets.h"
+#include "bench/benchcli.h"
+#include "bench/benchformat.h"
+#include "bench/benchmarkrunner.h"
+#include "bench/benchtargets.h"
 #include "gateway/gatewayfixture.h"
 
 #include <QSignalSpy>

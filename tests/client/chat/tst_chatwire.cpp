@@ -2,14 +2,14 @@
 // (gateway, current and old vLLM), the model list, and the conversation's history and JSON round trip.
 #include "chat/chatclient.h"
 #include "chat/conversation.h"
-#include "chat/openaistream.h"
+#include "openai/openaistream.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace switchyard::ui;
+using namespace switchyard::client;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {

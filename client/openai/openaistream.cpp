@@ -7,7 +7,7 @@
 
 using namespace Qt::Literals::StringLiterals;
 
-namespace switchyard::ui {
+namespace switchyard::client {
 
 // ---- JSON shapes ----
 
@@ -185,4 +185,4 @@ ChatCompletion parseChatCompletion(QByteArrayView body)
     return c;
 }
 
-} // namespace switchyard::ui
+} // namespace switchyard::client
