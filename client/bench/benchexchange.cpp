@@ -1,5 +1,10 @@
 #include "benchexchange.h"
 
+#include "openai/chatcompletion.h"
+#include "openai/chatstream.h"
+#include "openai/openaierror.h"
+#include "openai/openaimodels.h"
+
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -19,11 +24,6 @@ QByteArray requestHead(const routing::Endpoint &endpoint, QByteArrayView method,
     if (!apiKey.isEmpty())
         head.append("Authorization: Bearer ").append(apiKey.toUtf8()).append("\r\n");
     return head;
-}
-
-nlohmann::json parseJson(QByteArrayView text)
-{
-    return nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
 }
 
 } // namespace
@@ -68,30 +68,8 @@ QByteArray buildModelsRequest(const routing::Endpoint &endpoint, const QString &
 
 QString firstModelId(QByteArrayView body)
 {
-    const nlohmann::json j = parseJson(body);
-    if (!j.is_object() || !j.contains("data") || !j["data"].is_array())
-        return {};
-    for (const auto &m : j["data"]) {
-        if (m.is_object() && m.contains("id") && m["id"].is_string())
-            return QString::fromStdString(m["id"].get<std::string>());
-    }
-    return {};
-}
-
-QString errorMessageOf(QByteArrayView body)
-{
-    const nlohmann::json j = parseJson(body);
-    if (j.is_object()) {
-        // Current vLLM / OpenAI: {"error":{"message":…}}; before vLLM 0.10.1: {"object":"error","message":…}.
-        const nlohmann::json *holder = &j;
-        if (j.contains("error") && j["error"].is_object())
-            holder = &j["error"];
-        else if (j.contains("error") && j["error"].is_string())
-            return QString::fromStdString(j["error"].get<std::string>());
-        if (holder->contains("message") && (*holder)["message"].is_string())
-            return QString::fromStdString((*holder)["message"].get<std::string>());
-    }
-    return QString::fromUtf8(body.first(std::min<qsizetype>(body.size(), 200))).simplified();
+    const QList<openai::ModelEntry> models = openai::parseModelList(body);
+    return models.isEmpty() ? QString() : models.first().id;
 }
 
 BenchExchange::BenchExchange(Kind kind, QByteArray request, int timeoutMs, Done done)
@@ -162,45 +140,33 @@ void BenchExchange::upstreamBody(QByteArrayView data)
 
 void BenchExchange::handleEvent(QByteArrayView payload)
 {
-    if (payload == "[DONE]") {
+    const openai::ChatStreamEvent event = openai::parseChatStreamEvent(payload);
+    switch (event.kind) {
+    case openai::ChatStreamEvent::Kind::Done:
         m_sawDone = true;
         return;
-    }
-    const nlohmann::json j = parseJson(payload);
-    if (!j.is_object())
-        return;
-    if (j.contains("error")) {
+    case openai::ChatStreamEvent::Kind::Error:
         // vLLM reports errors after the stream began as a data event; the status stays 200.
-        const std::string dumped = j.dump();
-        m_streamError = errorMessageOf(QByteArrayView(dumped.data(), qsizetype(dumped.size())));
+        m_streamError = event.error;
         return;
+    case openai::ChatStreamEvent::Kind::Invalid:
+        return;
+    case openai::ChatStreamEvent::Kind::Chunk:
+        break;
     }
-    if (j.contains("choices") && j["choices"].is_array()) {
-        for (const auto &choice : j["choices"]) {
-            if (!choice.is_object() || !choice.contains("delta") || !choice["delta"].is_object())
-                continue;
-            const auto &delta = choice["delta"];
-            bool text = false;
-            for (const char *key : {"content", "reasoning_content", "reasoning"}) {
-                if (delta.contains(key) && delta[key].is_string() && !delta[key].get_ref<const std::string &>().empty())
-                    text = true;
-            }
-            if (text) {
-                // The role-only opening chunk ({"role":"assistant","content":""}) is not a token.
-                if (m_sample.ttftMs < 0)
-                    m_sample.ttftMs = elapsedMs();
-                ++m_chunks;
-            }
-        }
+    // The role-only opening chunk ({"role":"assistant","content":""}) is not a token.
+    if (!event.content.isEmpty() || !event.reasoning.isEmpty()) {
+        if (m_sample.ttftMs < 0)
+            m_sample.ttftMs = elapsedMs();
+        ++m_chunks;
     }
-    if (j.contains("usage") && j["usage"].is_object()) {
-        const auto &u = j["usage"];
-        if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer()) {
-            m_sample.completionTokens = u["completion_tokens"].get<qint64>();
+    if (event.hasUsage) {
+        if (event.usage.completionTokens >= 0) {
+            m_sample.completionTokens = event.usage.completionTokens;
             m_sample.usageReported = true;
         }
-        if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer())
-            m_sample.promptTokens = u["prompt_tokens"].get<qint64>();
+        if (event.usage.promptTokens >= 0)
+            m_sample.promptTokens = event.usage.promptTokens;
     }
 }
 
@@ -214,20 +180,21 @@ void BenchExchange::upstreamFinished()
         if (m_sample.httpStatus == 200)
             complete(true, {});
         else
-            complete(false, u"HTTP %1: %2"_s.arg(m_sample.httpStatus).arg(errorMessageOf(m_body)));
+            complete(false, u"HTTP %1: %2"_s.arg(m_sample.httpStatus).arg(openai::errorMessageFromBody(m_body)));
         return;
     }
     if (m_sample.httpStatus != 200) {
-        complete(false, u"HTTP %1: %2"_s.arg(m_sample.httpStatus).arg(errorMessageOf(m_body)));
+        complete(false, u"HTTP %1: %2"_s.arg(m_sample.httpStatus).arg(openai::errorMessageFromBody(m_body)));
         return;
     }
     if (!m_sse) {
         // A server that ignores "stream": one JSON body. Its usage still counts, but there is no TTFT.
-        const nlohmann::json j = parseJson(m_body);
-        if (j.is_object() && j.contains("usage") && j["usage"].is_object()
-            && j["usage"].value("completion_tokens", nlohmann::json()).is_number_integer()) {
-            m_sample.completionTokens = j["usage"]["completion_tokens"].get<qint64>();
+        const openai::TokenUsage usage = openai::parseChatCompletion(m_body).usage;
+        if (usage.completionTokens >= 0) {
+            m_sample.completionTokens = usage.completionTokens;
             m_sample.usageReported = true;
+            if (usage.promptTokens >= 0)
+                m_sample.promptTokens = usage.promptTokens;
             m_sample.latencyMs = now;
             complete(m_sample.completionTokens > 0, u"the server sent no tokens"_s);
         } else {

@@ -22,10 +22,8 @@ namespace switchyard::bench {
 QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
                             const QString &prompt, int maxTokens, bool ignoreEos);
 QByteArray buildModelsRequest(const routing::Endpoint &endpoint, const QString &apiKey);
-// The first model id of a /v1/models body, or an empty string.
+// The first model id of a /v1/models body (openai::parseModelList), or an empty string.
 QString firstModelId(QByteArrayView body);
-// The message of an OpenAI-shaped error body (current or pre-0.10.1 vLLM), or the body's start.
-QString errorMessageOf(QByteArrayView body);
 // Strips a trailing "/v1" so "http://host:8000/v1" (the OpenAI SDK's habit) works like "http://host:8000".
 std::optional<routing::Endpoint> benchEndpoint(const QString &baseUrl);
 

@@ -1,5 +1,6 @@
-// The chat console's pure parts: the SSE parser fed in every possible cut, the chunk and error shapes
-// (gateway, current and old vLLM), the model list, and the conversation's history and JSON round trip.
+// The chat console's pure parts: the SSE parser fed in every possible cut, the request body, and the
+// conversation's history and JSON round trip. The wire format itself (chunks, errors, model lists) is
+// tests/client/openai/tst_openaiwire.cpp.
 #include "chat/chatclient.h"
 #include "chat/conversation.h"
 #include "openai/openaistream.h"
@@ -92,69 +93,6 @@ private slots:
         const QList<SseEvent> ev2 = p.feed("data:x\ndata\n\n");
         QCOMPARE(ev2.size(), 1);
         QCOMPARE(ev2[0].data, QByteArray("x\n"));
-    }
-
-    void chunkShapes()
-    {
-        // vLLM's first delta, a reasoning delta, a content delta with finish reason, the usage chunk.
-        ChatStreamEvent e = parseChatStreamEvent(
-            R"({"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"usage":null})");
-        QCOMPARE(e.kind, ChatStreamEvent::Kind::Chunk);
-        QVERIFY(e.content.isEmpty());
-        QVERIFY(!e.hasUsage);
-        QCOMPARE(e.model, u"m"_s);
-
-        e = parseChatStreamEvent(R"({"choices":[{"index":0,"delta":{"reasoning_content":"hmm "}}]})");
-        QCOMPARE(e.reasoning, u"hmm "_s);
-        e = parseChatStreamEvent(R"({"choices":[{"index":0,"delta":{"reasoning":"newer "}}]})");
-        QCOMPARE(e.reasoning, u"newer "_s);
-
-        e = parseChatStreamEvent(R"({"choices":[{"index":0,"delta":{"content":"Hi \u00e9"},"finish_reason":"stop"}]})");
-        QCOMPARE(e.content, u"Hi \u00e9"_s);
-        QCOMPARE(e.finishReason, u"stop"_s);
-
-        e = parseChatStreamEvent(R"({"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}})");
-        QVERIFY(e.hasUsage);
-        QCOMPARE(e.usage.promptTokens, 12);
-        QCOMPARE(e.usage.completionTokens, 34);
-
-        QCOMPARE(parseChatStreamEvent(" [DONE] ").kind, ChatStreamEvent::Kind::Done);
-        QCOMPARE(parseChatStreamEvent("{not json").kind, ChatStreamEvent::Kind::Invalid);
-
-        // A failure after the stream began, as the gateway and vLLM send it.
-        e = parseChatStreamEvent(R"({"error":{"message":"The node 'a' failed mid-response: closed","type":"server_error","param":null,"code":"upstream_error"}})");
-        QCOMPARE(e.kind, ChatStreamEvent::Kind::Error);
-        QCOMPARE(e.error, u"The node 'a' failed mid-response: closed"_s);
-    }
-
-    void errorBodies()
-    {
-        QCOMPARE(errorMessageFromBody(R"({"error":{"message":"All 2 attempts failed","type":"server_error","param":null,"code":"upstream_error"}})"),
-                 u"All 2 attempts failed"_s);
-        QCOMPARE(errorMessageFromBody(R"({"object":"error","message":"old vLLM","type":"BadRequestError","param":null,"code":400})"),
-                 u"old vLLM"_s);
-        QCOMPARE(errorMessageFromBody(R"({"error":"Unauthorized"})"), u"Unauthorized"_s);
-        QCOMPARE(errorMessageFromBody("<html>Bad Gateway</html>\n"), u"<html>Bad Gateway</html>"_s);
-        QVERIFY(errorMessageFromBody("  ").isEmpty());
-        QVERIFY(errorMessageFromBody(QByteArray(1000, 'x')).size() <= 301);
-    }
-
-    void modelList()
-    {
-        QString error;
-        const QList<ModelEntry> models = parseModelList(
-            R"({"object":"list","data":[{"id":"m1","object":"model","owned_by":"a,b"},{"id":"org/m2","owned_by":"a"},)"
-            R"({"id":"a/m1","owned_by":"a"},{"id":"a/org/m2","owned_by":"a"}]})",
-            &error);
-        QVERIFY(error.isEmpty());
-        QCOMPARE(models.size(), 4);
-        QCOMPARE(models[0].providers, (QStringList{u"a"_s, u"b"_s}));
-        QVERIFY(!models[0].pinned());
-        QVERIFY(!models[1].pinned()); // a Hugging Face style name is not a pin
-        QVERIFY(models[2].pinned());
-        QVERIFY(models[3].pinned());
-        QVERIFY(parseModelList("{}", &error).isEmpty());
-        QVERIFY(!error.isEmpty());
     }
 
     void requestBody()
