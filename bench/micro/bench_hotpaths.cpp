@@ -10,6 +10,7 @@
 #include "routing/weightedschedule.h"
 #include "stats/gatewaystats.h"
 #include "stats/histogram.h"
+#include "stats/noderuntime.h"
 #include "stats/usagesniffer.h"
 
 #include <benchmark/benchmark.h>

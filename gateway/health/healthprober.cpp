@@ -1,6 +1,8 @@
 #include "healthprober.h"
 
+#include "health/nodehealth.h"
 #include "health/prometheustext.h"
+#include "stats/noderuntime.h"
 #include "upstream/upstreamconnection.h"
 
 #include <QDateTime>

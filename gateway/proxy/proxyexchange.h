@@ -15,6 +15,7 @@
 #include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
 #include "routing/routingtable.h"
+#include "stats/gatewaystats.h"
 #include "stats/requestrecord.h"
 #include "stats/usagesniffer.h"
 #include "upstream/upstreamconnection.h"

@@ -1,5 +1,7 @@
 #include "routingtable.h"
 
+#include "stats/noderuntime.h"
+
 #include <QUrl>
 
 #include <algorithm>

@@ -6,7 +6,6 @@
 
 #include "config/config.h"
 #include "routing/weightedschedule.h"
-#include "stats/gatewaystats.h"
 
 #include <functional>
 
@@ -16,6 +15,13 @@
 #include <memory>
 #include <optional>
 #include <vector>
+
+// Only named here: the table hands each node its runtime state and the strategies read the load from it
+// (in routingtable.cpp). Whoever reads a node's counters or health includes stats/noderuntime.h, so the
+// health prober, which needs the table, does not get the health folder back through routing.
+namespace switchyard::stats {
+struct NodeRuntime;
+}
 
 namespace switchyard::routing {
 

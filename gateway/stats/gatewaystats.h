@@ -1,10 +1,11 @@
 #pragma once
 
-// Counters the worker threads update on the request path (relaxed atomics, no locks) and the bounded
-// log of recent requests. The UI and /api/status read them as snapshots, a few times a second.
+// The gateway-wide counters the worker threads update on the request path (relaxed atomics, no locks),
+// each node's runtime state by name (stats/noderuntime.h), and the bounded log of recent requests. The UI
+// and /api/status read them as snapshots, a few times a second.
 
-#include "health/nodehealth.h"
 #include "stats/histogram.h"
+#include "stats/noderuntime.h"
 #include "stats/recentrequests.h"
 #include "stats/requestrecord.h"
 #include "stats/secondshistory.h"
@@ -17,27 +18,6 @@
 #include <memory>
 
 namespace switchyard::stats {
-
-struct NodeCounters
-{
-    std::atomic<qint64> requests{0};      // attempts sent to the node
-    std::atomic<qint64> successes{0};     // attempts answered with a response passed to the client
-    std::atomic<qint64> failures{0};      // attempts that failed over or failed the request
-    std::atomic<qint64> inFlight{0};
-    std::atomic<qint64> promptTokens{0};
-    std::atomic<qint64> completionTokens{0};
-    std::atomic<qint64> latencyMsSum{0};  // end-to-end of successful attempts
-};
-
-// Everything the gateway keeps about one node at run time, shared by the workers (request path), the
-// health prober and the snapshots. Kept by node name across config changes, so totals continue.
-struct NodeRuntime
-{
-    NodeCounters counters;
-    health::NodeHealth health;
-    Histogram ttft;    // first response byte, successful attempts
-    Histogram latency; // whole response, successful attempts
-};
 
 struct NodeCountersSnapshot
 {
