@@ -24,7 +24,7 @@ Expected<QByteArray, QString> DemoFleet::start()
         auto port = node->start();
         if (!port)
             return unexpected(u"Cannot start the demo node "_s % o.name % u": "_s % port.error());
-        // The seed's provider JSON, verbatim but for the base URL.
+        // The article's provider JSON, verbatim but for the base URL.
         providers[o.name.toStdString()] = {
             {"keys",
              nlohmann::json::array({{{"name", "s" + std::to_string(i) + "-key"},

@@ -1,7 +1,7 @@
 #pragma once
 
-// The built-in demo: two simulated vLLM nodes named as in the seed article (vllm-server1 and
-// vllm-server2 serving nemotron-3-super, weights 1:1) and the seed's Bifrost config pointing at them.
+// The built-in demo: two simulated vLLM nodes named as in the article (vllm-server1 and
+// vllm-server2 serving nemotron-3-super, weights 1:1) and the article's Bifrost config pointing at them.
 // Lets a new user see the whole panel working before pointing it at real nodes.
 
 #include "common/expected.h"

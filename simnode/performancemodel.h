@@ -24,7 +24,7 @@
 
 namespace switchyard::sim {
 
-// α calibrated to the seed article: ~15 tok/s for one request, ~28 tok/s in total for 5.
+// α calibrated to the article: ~15 tok/s for one request, ~28 tok/s in total for 5.
 inline const double DefaultConcurrencyExponent = std::log(28.0 / 15.0) / std::log(5.0);
 
 struct PerformanceParams

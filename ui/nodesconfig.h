@@ -1,7 +1,7 @@
 #pragma once
 
 // "Add my nodes": a config file from a few fields (the nodes' base URLs, the model they serve), for an
-// operator who has no Bifrost config yet. Written in the seed's shape (one provider per node, weight 1,
+// operator who has no Bifrost config yet. Written in the article's shape (one provider per node, weight 1,
 // 120 s timeout, 2 retries), so it reads like the examples in docs/CONFIG.md and can be edited later.
 
 #include "common/expected.h"

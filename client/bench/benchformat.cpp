@@ -14,7 +14,7 @@ namespace {
 
 const QLocale &english()
 {
-    static const QLocale l(QLocale::English, QLocale::UnitedStates); // "1,401": grouped like the seed
+    static const QLocale l(QLocale::English, QLocale::UnitedStates); // "1,401": grouped like the article
     return l;
 }
 
@@ -161,7 +161,7 @@ QString formatMarkdown(const QList<BenchmarkResults> &runs)
             out += tableRow({rowLabel(run, t, withRun), t.target.baseUrl, t.resolvedModel.isEmpty() ? u"—"_s : t.resolvedModel});
     }
 
-    // Single requests: the seed's table (test, server, average latency, throughput, P95) plus P50/P99,
+    // Single requests: the article's table (test, server, average latency, throughput, P95) plus P50/P99,
     // TTFT and the decode rate, grouped by test so targets sit next to each other.
     QList<int> tokenTests;
     for (const BenchmarkResults &run : runs) {

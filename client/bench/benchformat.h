@@ -1,6 +1,6 @@
 #pragma once
 
-// Benchmark results as text: Markdown tables in the seed article's shapes (single requests; 5 parallel
+// Benchmark results as text: Markdown tables in the article's shapes (single requests; 5 parallel
 // requests; the sweep), CSV with one row per test for spreadsheets, and JSON with every sample, which is
 // also how the panel keeps runs between sessions (resultsFromJson reads it back).
 
@@ -31,7 +31,7 @@ QByteArray formatJsonHistory(const QList<BenchmarkResults> &runs);
 std::optional<BenchmarkResults> resultsFromJson(QByteArrayView json);
 std::optional<QList<BenchmarkResults>> historyFromJson(QByteArrayView json);
 
-// "1,401 ms", "14.3 tok/s", "5/5 ✅": the seed's way of writing numbers.
+// "1,401 ms", "14.3 tok/s", "5/5 ✅": the article's way of writing numbers.
 QString formatMs(double ms);
 QString formatRate(double tokensPerSecond);
 QString formatSuccess(int succeeded, int requests);

@@ -4,11 +4,11 @@
 // values: the runner fills them, the formatters print them, the panel shows and stores them. Nothing here
 // knows about sockets or widgets.
 //
-// Definitions (also in docs/BENCHMARK.md), chosen so the numbers line up with the seed article's tables:
+// Definitions (also in docs/BENCHMARK.md), chosen so the numbers line up with the article's tables:
 // - latency: request sent → last byte of the stream (includes connecting when no keep-alive connection
 //   was idle, as a real client would);
 // - TTFT: request sent → first chunk carrying generated text (content or reasoning_content);
-// - tok/s of a single request: completion tokens / latency — the seed's "吞吐" (20 tokens in 1,401 ms is
+// - tok/s of a single request: completion tokens / latency — the article's "吞吐" (20 tokens in 1,401 ms is
 //   14.3 tok/s); the decode rate, (tokens − 1) / (latency − TTFT), is reported beside it;
 // - effective throughput of a concurrent round: all completion tokens / wall time of the round (first
 //   send → last byte of the slowest request);
@@ -53,13 +53,13 @@ struct BenchmarkPlan
     QList<Target> targets;
     Suite suite = Suite::Seed;
     int repetitions = 3;                         // measured requests per max_tokens value
-    QList<int> maxTokensList = seedMaxTokens(); // the seed's single-request tests: 20, 100, 300
-    int concurrency = 5;                         // the seed's parallel test; 0 = none (Custom)
-    int concurrencyMaxTokens = 20;               // the seed's 5 × 20 tokens (26.6 tok/s over 3,754 ms)
+    QList<int> maxTokensList = seedMaxTokens(); // the article's single-request tests: 20, 100, 300
+    int concurrency = 5;                         // the article's parallel test; 0 = none (Custom)
+    int concurrencyMaxTokens = 20;               // the article's 5 × 20 tokens (26.6 tok/s over 3,754 ms)
     QList<int> sweepLevels = defaultSweepLevels(); // 1, 2, 4 … 64
     int sweepMaxTokens = 32;
     int warmupRequests = 1;                      // per target, before anything is measured; not reported
-    int requestTimeoutMs = 120000;               // the seed's default_request_timeout_in_seconds
+    int requestTimeoutMs = 120000;               // the article's default_request_timeout_in_seconds
     // vLLM's ignore_eos: generate exactly max_tokens, so a "300 tokens" test is 300 tokens and targets
     // are compared on equal work. Servers that reject unknown fields need it off.
     bool ignoreEos = true;
@@ -117,7 +117,7 @@ struct SingleResult
     QList<RequestSample> samples;
 };
 
-// One round of N parallel requests (the seed's concurrency test, or one sweep level).
+// One round of N parallel requests (the article's concurrency test, or one sweep level).
 struct ConcurrencyResult
 {
     int concurrency = 0;

@@ -1,4 +1,4 @@
-// The configuration loader: the seed's Bifrost JSON, defaults, env references, every kind of mistake
+// The configuration loader: the article's Bifrost JSON, defaults, env references, every kind of mistake
 // (each reported with its path, all at once), export to Bifrost, and listen addresses.
 #include "config/configloader.h"
 
@@ -771,7 +771,7 @@ private slots:
         const auto exported = exportBifrostConfig(seed);
         QVERIFY(exported.hasValue());
         QVERIFY(Json::parse(exported->toStdString()) == Json::parse(seed.toStdString()));
-        // The seed is already 2-space indented JSON: export reproduces its providers block structure.
+        // The article's config is already 2-space indented JSON: export reproduces its providers block structure.
         QVERIFY(exported->contains("\n    \"vllm-server1\": {\n      \"keys\": ["));
         const auto again = exportBifrostConfig(*exported);
         QVERIFY(again.hasValue());
