@@ -1,5 +1,6 @@
 #include "gateway.h"
 
+#include "common/clock.h"
 #include "health/healthprober.h"
 #include "server/listener.h"
 #include "config/configloader.h"
@@ -285,7 +286,7 @@ GatewaySnapshot Gateway::snapshot() const
     s.openConnections = m_stats->openConnections.load();
     s.ttft = m_stats->ttft.snapshot();
     s.latency = m_stats->latency.snapshot();
-    const qint64 now = QDeadlineTimer::current().deadline();
+    const qint64 now = Clock::nowMs(); // the time health verdicts are kept in
     for (const routing::Node &n : m_table->nodes()) {
         NodeSnapshot ns;
         ns.name = n.name;

@@ -10,8 +10,9 @@
 // holds `errorRateMinRequests` attempts), eject the node for a cooldown that starts at 5 s and doubles
 // up to 60 s. The rate catches a node that fails every other request, which never fails 3 in a row. After the cooldown one
 // trial request is let through: success readmits the node, failure ejects it again for twice as long.
-// A successful active probe after the cooldown readmits it as well. Times are passed in by the caller
-// (milliseconds of a monotonic clock), so tests drive them directly.
+// A successful active probe after the cooldown readmits it as well. Times are passed in by the caller:
+// the gateway's Clock::nowMs() (common/clock.h), which tests of a whole gateway can stop and move on,
+// while tests of this class drive the numbers directly.
 
 #include <QMutex>
 #include <QString>

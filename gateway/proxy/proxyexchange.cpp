@@ -1,10 +1,10 @@
 #include "proxyexchange.h"
 
+#include "common/clock.h"
 #include "proxy/openaierror.h"
 #include "upstream/upstreampool.h"
 
 #include <QDateTime>
-#include <QDeadlineTimer>
 #include <QRandomGenerator>
 #include <QTimerEvent>
 
@@ -25,9 +25,10 @@ bool isRetryableStatus(int status)
     return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
 }
 
+// Health verdicts and the backoff read the gateway's clock, which tests can stop and move on.
 qint64 monotonicMs()
 {
-    return QDeadlineTimer::current().deadline();
+    return Clock::nowMs();
 }
 } // namespace
 
@@ -63,6 +64,13 @@ void ProxyExchange::timerEvent(QTimerEvent *event)
         m_totalTimer.stop();
         onTotalTimeout();
     } else if (id == m_backoffTimer.timerId()) {
+        // The backoff ends on the gateway's clock, not when the timer says: a timer may fire a little
+        // early, and a test's stopped clock is looked at every few ms until the test moves it on.
+        const qint64 left = m_backoffUntilMs - monotonicMs();
+        if (left > 0) {
+            m_backoffTimer.start(Clock::timerIntervalMs(left), this);
+            return;
+        }
         m_backoffTimer.stop();
         startAttempt(false);
     } else {
@@ -171,8 +179,10 @@ void ProxyExchange::tryNext()
             std::min<double>(double(net.retryBackoffMaxMs),
                              double(net.retryBackoffInitialMs) * std::pow(2.0, m_retryNumber - 1));
         const double jitter = 0.8 + 0.4 * QRandomGenerator::global()->generateDouble();
+        const qint64 backoffMs = qint64(base * jitter);
         m_phase = Phase::Idle;
-        m_backoffTimer.start(int(base * jitter), this);
+        m_backoffUntilMs = monotonicMs() + backoffMs;
+        m_backoffTimer.start(Clock::timerIntervalMs(backoffMs), this);
         return;
     }
     startAttempt(false);

@@ -132,6 +132,7 @@ private:
     QBasicTimer m_backoffTimer;
     int m_phaseMs = 0;
     int m_totalMs = 0;
+    qint64 m_backoffUntilMs = 0;  // Clock::nowMs() time the current backoff ends
     QElapsedTimer m_clock;        // since the request arrived
     QElapsedTimer m_attemptClock; // since the current attempt started
     qint64 m_lastBodyMs = -1;     // m_clock time of the last streamed body piece (idle timeout)

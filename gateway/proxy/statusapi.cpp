@@ -1,6 +1,7 @@
 #include "statusapi.h"
 
-#include <QDeadlineTimer>
+#include "common/clock.h"
+
 #include <QUrlQuery>
 #include <nlohmann/json.hpp>
 
@@ -90,7 +91,7 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
     header(out, "switchyard_request_duration_seconds", "histogram", "Whole request duration, 2xx requests.");
     histogram(out, "switchyard_request_duration_seconds", {}, stats.latency.snapshot());
 
-    const qint64 now = QDeadlineTimer::current().deadline();
+    const qint64 now = Clock::nowMs(); // the time health verdicts are kept in
     struct Counter
     {
         const char *name, *help;
@@ -139,7 +140,7 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
 
 LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
 {
-    const qint64 now = QDeadlineTimer::current().deadline();
+    const qint64 now = Clock::nowMs(); // the time health verdicts are kept in
     nlohmann::json nodes = nlohmann::json::array();
     for (const routing::Node &n : table.nodes()) {
         const health::NodeHealth &h = n.runtime->health;
