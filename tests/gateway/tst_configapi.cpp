@@ -59,8 +59,7 @@ TestResponse putConfig(quint16 port, const QByteArray &text)
         done = true;
     });
     t->start();
-    for (int waited = 0; !done.load() && waited < 20000; waited += 10)
-        QTest::qWait(10);
+    (void)QTest::qWaitFor([&] { return done.load(); }, 20000);
     t->wait();
     delete t;
     return out;
@@ -214,13 +213,20 @@ private slots:
         streaming->start();
         const std::vector<std::vector<double>> splits = {
             {1, 1, 0}, {0, 1, 1}, {3, 0, 1}, {1, 1, 1}, {0, 0, 1}};
+        // Each change lands while requests are under way: the next one waits for one more answer. (No
+        // QVERIFY on the waits: returning would leave the clients running; the checks below report it.)
+        const auto answered = [&] { return ok.load() + failed.load(); };
         for (int i = 0; i < 20; ++i) {
-            QTest::qWait(60);
+            const int before = answered();
+            if (!QTest::qWaitFor([&] { return answered() > before; }, 20000))
+                break;
             auto parsed = config::parseConfig(configText(f, splits[size_t(i) % splits.size()]));
             QVERIFY(parsed);
             f.gateway.applyConfig(*parsed);
         }
-        QTest::qWait(200);
+        // A few answers on the last config too.
+        const int afterLast = answered();
+        (void)QTest::qWaitFor([&] { return answered() >= afterLast + 4; }, 20000);
         stop = true;
         QVERIFY(plain->wait(20000));
         QVERIFY(streaming->wait(20000));

@@ -388,7 +388,8 @@ private slots:
             const TestResponse r = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1));
             QCOMPARE(r.status, 200);
             QCOMPARE(r.attempts(), 1);
-            QTest::qWait(300); // the node closes the pooled connection meanwhile
+            // The node closes the pooled connection before the next request is sent.
+            QTRY_COMPARE_WITH_TIMEOUT(f.node(0).counters().openConnections, 0, 5000);
         }
     }
 
@@ -414,11 +415,12 @@ private slots:
         GatewayFixture f;
         QVERIFY(f.start({QStringLiteral("a")}, {}, {}, [](config::GatewayConfig &c) { c.settings.maxConnections = 2; }));
         TestClient c1(f.port), c2(f.port);
-        QTest::qWait(100);
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.snapshot().openConnections, 2, 5000); // both accepted
         const TestResponse r = request(f.port, "GET", "/v1/models");
         QCOMPARE(r.status, 503);
         c1.socket().abort();
-        QTest::qWait(300);
+        // The gateway has seen c1 (and the refused connection) go: one of two places is free.
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.snapshot().openConnections, 1, 5000);
         QCOMPARE(request(f.port, "GET", "/v1/models").status, 200);
     }
 

@@ -24,6 +24,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 
 using namespace switchyard;
@@ -777,9 +778,19 @@ private slots:
         QVERIFY(!e->externalChangePending());
         QVERIFY(e->isModified());
 
-        // The editor's own save is not reported as a change by another program.
+        // The editor's own save is not reported as a change by another program. Its look at the disk is
+        // debounced: a file appearing beside it makes it look again, and that look, once it has run,
+        // must find the file as saved (a positive end to the wait instead of sleeping past the debounce).
+        QTimer *diskCheck = nullptr;
+        for (QTimer *t : e->findChildren<QTimer *>()) {
+            if (t->isSingleShot() && t->interval() == 200)
+                diskCheck = t;
+        }
+        QVERIFY2(diskCheck, "the editor's debounce of changes on disk (single-shot, 200 ms)");
         QVERIFY(e->save());
-        QTest::qWait(800);
+        QSignalSpy looked(diskCheck, &QTimer::timeout);
+        QVERIFY(writeText(dir.filePath(u"unrelated.txt"_s), u"x"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(!looked.isEmpty(), 10000);
         QCOMPARE(changed.size(), 2);
         QVERIFY(!e->externalChangePending());
         QCOMPARE(readText(path + u".bak"_s), v3); // what the other program wrote is kept

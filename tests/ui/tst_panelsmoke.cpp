@@ -338,8 +338,14 @@ private slots:
         QVERIFY(state->isVisible());
         bar->showMessage(u"Configuration applied: something"_s);
         QVERIFY(!state->isVisible());
+        const int oneLine = rates->height();
         rates->setText(rates->text() + u"\nas tall as two lines"_s);
-        QTest::qWait(100); // the layout request, then the re-layout's queued show
+        // The layout request, then the re-layout's queued show: wait for the re-layout (the label grows),
+        // then for an event queued after it, which arrives after anything the re-layout queued.
+        QTRY_VERIFY(rates->height() > oneLine);
+        bool flushed = false;
+        QMetaObject::invokeMethod(this, [&flushed] { flushed = true; }, Qt::QueuedConnection);
+        QTRY_VERIFY(flushed);
         QVERIFY(!state->isVisible());
         bar->clearMessage();
         QVERIFY(state->isVisible());

@@ -360,7 +360,7 @@ private slots:
         QSignalSpy finished(&runner, &BenchmarkRunner::finished);
         QVERIFY(runner.start(plan));
         QTRY_COMPARE_WITH_TIMEOUT(node->counters().running, 1, 5000);
-        QTest::qWait(100);
+        QTRY_VERIFY_WITH_TIMEOUT(node->counters().generationTokens >= 3, 5000); // tokens are streaming
         runner.cancel();
         QCOMPARE(cancelled.size(), 1);
         QVERIFY(!runner.isRunning());
@@ -370,7 +370,6 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(node->counters().running, 0, 5000);
         const qint64 received = node->counters().requestsReceived;
         QCOMPARE(received, 1);
-        QTest::qWait(300);
         QCOMPARE(node->counters().requestsReceived, received);
         QCOMPARE(finished.size(), 0);
         runner.cancel(); // idle: no-op
@@ -380,7 +379,14 @@ private slots:
         BenchmarkPlan again = smallPlan({targetFor(*node)});
         again.maxTokensList = {5};
         again.repetitions = 1;
+        QSignalSpy started(&runner, &BenchmarkRunner::started);
         QVERIFY(run(runner, again));
+        // Nothing more of the cancelled run was sent or finished meanwhile (the new run's end closes
+        // this wait rather than a fixed sleep): the node saw exactly the new run's requests.
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(node->counters().requestsReceived, received + started.first().first().toInt());
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(cancelled.size(), 1);
     }
 
     void exportsParse()
