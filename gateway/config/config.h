@@ -23,7 +23,7 @@ const char *flagName(RequestKind kind);
 struct AllowedRequests
 {
     // Absent `allowed_requests` allows everything; a present one allows only the flags set to true, and a
-    // missing `*_stream` flag follows its non-stream flag (so the seed's config streams).
+    // missing `*_stream` flag follows its non-stream flag (so the article's two-node config streams).
     bool chatCompletion = true;
     bool chatCompletionStream = true;
     bool textCompletion = true;
