@@ -165,6 +165,7 @@ void UpstreamConnection::onReadyRead()
 void UpstreamConnection::finishResponse()
 {
     m_inBody = false;
+    ++m_responsesFinished;
     UpstreamListener *l = m_listener;
     m_listener = nullptr;
     m_idleTimer.start();
@@ -221,10 +222,9 @@ void UpstreamConnection::onSocketError()
         fail(UpstreamErrorKind::ConnectFailed, u"host not found: "_s % m_endpoint.host);
         break;
     case QAbstractSocket::RemoteHostClosedError:
-        if (m_parser.finishOnClose() && m_inBody)
-            onDisconnected();
-        else
-            fail(UpstreamErrorKind::Closed, u"connection closed by the node"_s);
+        // Often reported before the disconnect itself: the same verdict as a close (the end of a body
+        // framed by the close, bytes that are no HTTP, or a plain close).
+        onDisconnected();
         break;
     default:
         if (m_socket->state() != QAbstractSocket::ConnectedState && m_requestsSent == 0)

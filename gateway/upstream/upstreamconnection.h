@@ -53,7 +53,9 @@ public:
     const QString &poolKey() const { return m_poolKey; }
     // True when the connection has carried a response before: a failure before any response byte
     // then most likely means the node had closed it while idle, and a fresh connection is worth one try.
-    bool isReused() const { return m_requestsSent > 0; }
+    // Counted in finished responses, not requests sent: a fresh connection whose first request the node
+    // received and dropped is not reused, so that request is not sent to the node a second time.
+    bool isReused() const { return m_responsesFinished > 0; }
     bool isConnected() const;
     // Idle, connected and with no stray bytes: safe to send the next request on.
     bool isReusable() const;
@@ -92,6 +94,7 @@ private:
     bool m_paused = false;
     bool m_broken = false;
     int m_requestsSent = 0;
+    int m_responsesFinished = 0;
     QElapsedTimer m_idleTimer;
 };
 

@@ -2,12 +2,19 @@
 
 #include <QTimer>
 
+#include <algorithm>
+
 namespace switchyard::upstream {
 
-UpstreamPool::UpstreamPool(QObject *parent) : QObject(parent)
+UpstreamPool::UpstreamPool(QObject *parent) : UpstreamPool(Limits{}, parent)
+{
+}
+
+UpstreamPool::UpstreamPool(Limits limits, QObject *parent) : QObject(parent), m_limits(limits)
 {
     auto *sweep = new QTimer(this);
-    sweep->setInterval(1000);
+    // Once a second for the gateway's 30 s; often enough that a short timeout is kept to closely.
+    sweep->setInterval(std::clamp(m_limits.idleTimeoutMs / 4, 10, 1000));
     connect(sweep, &QTimer::timeout, this, &UpstreamPool::expireIdle);
     sweep->start();
 }
@@ -50,7 +57,7 @@ void UpstreamPool::release(UpstreamConnection *connection)
         return;
     }
     auto &queue = m_idle[connection->poolKey()];
-    if (int(queue.size()) >= MaxIdlePerEndpoint) {
+    if (int(queue.size()) >= m_limits.maxIdlePerEndpoint) {
         discard(connection);
         return;
     }
@@ -99,7 +106,7 @@ void UpstreamPool::closeIdle()
 void UpstreamPool::expireIdle()
 {
     for (auto &q : m_idle) {
-        while (!q.empty() && q.front()->idleMs() > IdleTimeoutMs) {
+        while (!q.empty() && q.front()->idleMs() > m_limits.idleTimeoutMs) {
             discard(q.front());
             q.pop_front();
         }

@@ -21,7 +21,15 @@ public:
     static constexpr int MaxIdlePerEndpoint = 64;
     static constexpr int IdleTimeoutMs = 30000;
 
+    struct Limits
+    {
+        int maxIdlePerEndpoint = MaxIdlePerEndpoint; // idle connections kept per node; more are closed
+        int idleTimeoutMs = IdleTimeoutMs;           // an idle connection unused this long is closed
+    };
+
     explicit UpstreamPool(QObject *parent = nullptr);
+    // Other limits than the gateway's: tests use a short idle timeout rather than wait 30 s for it.
+    explicit UpstreamPool(Limits limits, QObject *parent = nullptr);
     ~UpstreamPool() override;
 
     // An idle connection to the endpoint, or a new one (not yet connected). Owned by the pool.
@@ -39,6 +47,7 @@ private:
     void expireIdle();
     bool removeIdle(UpstreamConnection *connection);
 
+    Limits m_limits;
     QHash<QString, std::deque<UpstreamConnection *>> m_idle;
     int m_open = 0;
 };
