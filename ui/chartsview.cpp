@@ -1,5 +1,7 @@
 #include "chartsview.h"
 
+#include "chartaxis.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -18,26 +20,12 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QValueAxis>
-#include <cmath>
 
 using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
 
 namespace {
-
-// The smallest "nice" axis maximum (4 intervals of 1, 2, 2.5 or 5 × 10^k) at or above value.
-double niceMaximum(double value, double minimum)
-{
-    value = std::max(value * 1.1, minimum);
-    const double rawStep = value / 4.0;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(rawStep)));
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (m * magnitude >= rawStep - 1e-12)
-            return 4.0 * m * magnitude;
-    }
-    return 40.0 * magnitude;
-}
 
 const QColor TotalColor(0x30, 0x36, 0x3d);
 const QColor ErrorColor(0xd4, 0x3c, 0x3c);

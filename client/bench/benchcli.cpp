@@ -39,10 +39,10 @@ struct CliOptions
     QCommandLineOption apiKey{u"api-key"_s, u"Bearer token for URL targets."_s, u"KEY"_s};
     QCommandLineOption repetitions{u"repetitions"_s, u"Requests per max_tokens value (default 3)."_s, u"N"_s};
     QCommandLineOption maxTokens{u"max-tokens"_s, u"Single-request tests (default 20,100,300)."_s, u"LIST"_s};
-    QCommandLineOption concurrency{u"concurrency"_s, u"Parallel requests of the seed's concurrency test (default 5)."_s,
+    QCommandLineOption concurrency{u"concurrency"_s, u"Parallel requests of the article's concurrency test (default 5)."_s,
                                    u"N"_s};
     QCommandLineOption concurrencyTokens{u"concurrency-max-tokens"_s,
-                                         u"max_tokens of each parallel request (default 20, as the seed)."_s, u"N"_s};
+                                         u"max_tokens of each parallel request (default 20, as in the article)."_s, u"N"_s};
     QCommandLineOption levels{u"levels"_s, u"Sweep levels (default 1,2,4,8,16,32,64)."_s, u"LIST"_s};
     QCommandLineOption sweepTokens{u"sweep-max-tokens"_s, u"max_tokens of each sweep request (default 32)."_s, u"N"_s};
     QCommandLineOption warmup{u"warmup"_s, u"Warm-up requests per target, not counted (default 1)."_s, u"N"_s};
@@ -103,47 +103,35 @@ bool anyFailure(const BenchmarkResults &r)
     return false;
 }
 
-} // namespace
+// What `switchyard --bench` exits with.
+constexpr int ExitMeasured = 0; // every measured request succeeded
+constexpr int ExitFailed = 1;   // some requests failed, or the demo or gateway could not start
+constexpr int ExitUsage = 2;    // the command line is wrong
 
-QString benchCliHelp()
+// What the options ask for, short of the targets.
+struct CliRequest
 {
-    CliOptions o;
-    QCommandLineParser p;
-    p.addOptions(o.all);
-    return p.helpText();
-}
+    BenchmarkPlan plan; // its targets come later: they may need the config and a gateway
+    QString format;     // md (or markdown), csv, json
+};
 
-int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
+// The suite, its numbers and the output format from the options; the exit status (after saying why)
+// when one is wrong.
+Expected<CliRequest, int> requestFromOptions(const QCommandLineParser &p, const CliOptions &o)
 {
-    CliOptions o;
-    QCommandLineParser p;
-    p.setApplicationDescription(u"switchyard --bench: measure nodes and the gateway the way the seed did."_s);
-    p.addHelpOption();
-    p.addOptions(o.all);
-    if (!p.parse(arguments)) {
-        err(p.errorText());
-        return 2;
-    }
-    if (p.isSet(u"help"_s)) {
-        std::fputs(qPrintable(p.helpText()), stdout);
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty()) {
-        err(u"unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
-        return 2;
-    }
-
-    BenchmarkPlan plan;
+    CliRequest request;
+    BenchmarkPlan &plan = request.plan;
     const auto suite = parseSuite(p.value(o.suite));
     if (!suite || *suite == Suite::Custom) {
         err(u"--suite must be seed, sweep or full"_s);
-        return 2;
+        return unexpected(ExitUsage);
     }
     plan.suite = *suite;
-    const QString format = p.value(o.format).toLower();
-    if (format != u"md" && format != u"markdown" && format != u"csv" && format != u"json") {
+    request.format = p.value(o.format).toLower();
+    if (request.format != u"md" && request.format != u"markdown" && request.format != u"csv"
+        && request.format != u"json") {
         err(u"--format must be md, csv or json"_s);
-        return 2;
+        return unexpected(ExitUsage);
     }
     auto intOption = [&](const QCommandLineOption &opt, int &into, bool allowZero) {
         if (!p.isSet(opt))
@@ -173,68 +161,82 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
         || !intOption(o.sweepTokens, plan.sweepMaxTokens, false) || !intOption(o.warmup, plan.warmupRequests, true)
         || !intOption(o.timeout, timeoutSeconds, false) || !listOption(o.maxTokens, plan.maxTokensList)
         || !listOption(o.levels, plan.sweepLevels))
-        return 2;
+        return unexpected(ExitUsage);
     plan.requestTimeoutMs = timeoutSeconds * 1000;
     plan.ignoreEos = !p.isSet(o.noIgnoreEos);
+    return request;
+}
 
-    // Where the targets come from: a config (file or demo) and/or URLs.
-    std::optional<config::GatewayConfig> cfg;
+// The config the targets come from: the demo's (started here) or --config's file; none when neither is
+// given (URL targets only).
+Expected<std::optional<config::GatewayConfig>, int> configFromOptions(const QCommandLineParser &p, const CliOptions &o,
+                                                                      const BenchCliHooks &hooks)
+{
     if (p.isSet(o.demo) && p.isSet(o.config)) {
         err(u"--demo and --config exclude each other"_s);
-        return 2;
+        return unexpected(ExitUsage);
     }
     if (p.isSet(o.demo)) {
         if (!hooks.startDemo) {
             err(u"--demo is not available in this build"_s);
-            return 2;
+            return unexpected(ExitUsage);
         }
         const auto json = hooks.startDemo();
         if (!json) {
             err(json.error());
-            return 1;
+            return unexpected(ExitFailed);
         }
         auto parsed = config::parseConfig(*json);
         if (!parsed) {
             err(u"demo config: "_s % parsed.error().first().toString());
-            return 1;
+            return unexpected(ExitFailed);
         }
-        cfg = *parsed;
-    } else if (p.isSet(o.config)) {
+        return std::optional<config::GatewayConfig>(*parsed);
+    }
+    if (p.isSet(o.config)) {
         auto parsed = config::loadConfigFile(p.value(o.config));
         if (!parsed) {
             err(p.value(o.config) % u": "_s % QString::number(parsed.error().size()) % u" problem(s)"_s);
             for (const config::ConfigProblem &problem : parsed.error())
                 std::fprintf(stderr, "  %s\n", qPrintable(problem.toString()));
-            return 2;
+            return unexpected(ExitUsage);
         }
-        cfg = *parsed;
+        return std::optional<config::GatewayConfig>(*parsed);
     }
+    return std::optional<config::GatewayConfig>();
+}
 
+// A gateway of our own over cfg, for measuring its pool: on an ephemeral loopback port, so it does not
+// collide with a panel already running on the config's address.
+Expected<std::unique_ptr<Gateway>, int> startGateway(const config::GatewayConfig &cfg)
+{
+    config::GatewayConfig gcfg = cfg;
+    gcfg.settings.listenHost = u"127.0.0.1"_s;
+    gcfg.settings.listenPort = 0;
+    auto gateway = std::make_unique<Gateway>();
+    gateway->applyConfig(gcfg);
+    const auto url = gateway->start();
+    if (!url) {
+        err(u"cannot start the gateway: "_s % url.error());
+        return unexpected(ExitFailed);
+    }
+    return gateway;
+}
+
+// The targets --target names (URLs, provider names, "gateway"), or, with none named, every provider of
+// cfg and the pool of gateway.
+Expected<QList<Target>, int> targetsFromOptions(const QCommandLineParser &p, const CliOptions &o,
+                                                const std::optional<config::GatewayConfig> &cfg, const Gateway *gateway)
+{
     const QStringList requested = p.values(o.target);
-    const bool wantsGateway = cfg && (requested.isEmpty() || requested.contains(u"gateway"_s) || requested.contains(u"pool"_s));
-    std::unique_ptr<Gateway> gateway;
-    if (wantsGateway) {
-        // Our own gateway on an ephemeral loopback port: it must not collide with a panel already running
-        // on the config's address.
-        config::GatewayConfig gcfg = *cfg;
-        gcfg.settings.listenHost = u"127.0.0.1"_s;
-        gcfg.settings.listenPort = 0;
-        gateway = std::make_unique<Gateway>();
-        gateway->applyConfig(gcfg);
-        const auto url = gateway->start();
-        if (!url) {
-            err(u"cannot start the gateway: "_s % url.error());
-            return 1;
-        }
-    }
-
     if (requested.isEmpty()) {
         if (!cfg) {
             err(u"nothing to measure: give --target URL, --config FILE or --demo (see --help)"_s);
-            return 2;
+            return unexpected(ExitUsage);
         }
-        plan.targets = targetsFromConfig(*cfg, gateway ? gateway->listenUrl() : QString());
+        return targetsFromConfig(*cfg, gateway ? gateway->listenUrl() : QString());
     }
+    QList<Target> targets;
     for (const QString &t : requested) {
         if (t.startsWith(u"http://"_s, Qt::CaseInsensitive) || t.startsWith(u"https://"_s, Qt::CaseInsensitive)) {
             const QUrl url(t);
@@ -243,29 +245,33 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
             target.baseUrl = t;
             target.model = p.value(o.model);
             target.apiKey = p.value(o.apiKey);
-            plan.targets << target;
+            targets << target;
         } else if (t == u"gateway" || t == u"pool") {
             if (!cfg) {
                 err(u"--target gateway needs --config FILE or --demo"_s);
-                return 2;
+                return unexpected(ExitUsage);
             }
             if (auto pool = poolTarget(*cfg, gateway->listenUrl()))
-                plan.targets << *pool;
+                targets << *pool;
         } else {
             const config::ProviderConfig *provider = cfg ? cfg->provider(t) : nullptr;
             if (!provider) {
                 err(cfg ? u"no provider named '%1' in the config"_s.arg(t)
                         : u"'%1' is not a URL; provider names need --config FILE or --demo"_s.arg(t));
-                return 2;
+                return unexpected(ExitUsage);
             }
-            plan.targets << nodeTarget(*provider);
+            targets << nodeTarget(*provider);
         }
     }
+    return targets;
+}
 
+// Runs the plan to its end in a local event loop, with a line on stderr per test unless quiet.
+Expected<BenchmarkResults, int> runPlan(const BenchmarkPlan &plan, bool quiet)
+{
     BenchmarkRunner runner;
     QEventLoop loop;
     BenchmarkResults results;
-    const bool quiet = p.isSet(o.quiet);
     QString lastLabel;
     QObject::connect(&runner, &BenchmarkRunner::progress, &loop, [&](int done, int total, const QString &label) {
         // One line per test rather than per request: readable in a log file as well as a terminal.
@@ -284,12 +290,14 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
     }
     if (!runner.start(plan)) {
         err(runner.lastError());
-        return 2;
+        return unexpected(ExitUsage);
     }
     loop.exec();
-    if (gateway)
-        gateway->stopNow();
+    return results;
+}
 
+void printResults(const BenchmarkResults &results, const QString &format)
+{
     QByteArray out;
     if (format == u"csv")
         out = formatCsv(results);
@@ -299,7 +307,69 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
         out = formatMarkdown(results).toUtf8();
     std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
     std::fflush(stdout);
-    return anyFailure(results) ? 1 : 0;
+}
+
+} // namespace
+
+QString benchCliHelp()
+{
+    CliOptions o;
+    QCommandLineParser p;
+    p.addOptions(o.all);
+    return p.helpText();
+}
+
+int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
+{
+    CliOptions o;
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        u"switchyard --bench: measure nodes and the gateway as the article measured its two-node setup."_s);
+    p.addHelpOption();
+    p.addOptions(o.all);
+    if (!p.parse(arguments)) {
+        err(p.errorText());
+        return ExitUsage;
+    }
+    if (p.isSet(u"help"_s)) {
+        std::fputs(qPrintable(p.helpText()), stdout);
+        return ExitMeasured;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        err(u"unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+        return ExitUsage;
+    }
+
+    auto request = requestFromOptions(p, o);
+    if (!request)
+        return request.error();
+    const auto loaded = configFromOptions(p, o, hooks);
+    if (!loaded)
+        return loaded.error();
+    const std::optional<config::GatewayConfig> &cfg = *loaded;
+
+    const QStringList requested = p.values(o.target);
+    const bool wantsGateway =
+        cfg && (requested.isEmpty() || requested.contains(u"gateway"_s) || requested.contains(u"pool"_s));
+    std::unique_ptr<Gateway> gateway;
+    if (wantsGateway) {
+        auto started = startGateway(*cfg);
+        if (!started)
+            return started.error();
+        gateway = std::move(*started);
+    }
+    const auto targets = targetsFromOptions(p, o, cfg, gateway.get());
+    if (!targets)
+        return targets.error();
+    request->plan.targets = *targets;
+
+    const auto results = runPlan(request->plan, p.isSet(o.quiet));
+    if (gateway)
+        gateway->stopNow();
+    if (!results)
+        return results.error();
+    printResults(*results, request->format);
+    return anyFailure(*results) ? ExitFailed : ExitMeasured;
 }
 
 } // namespace switchyard::bench

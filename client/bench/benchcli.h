@@ -1,7 +1,7 @@
 #pragma once
 
 // `switchyard --bench …`: the panel's benchmark without a window, for scripts. Prints the results to
-// stdout (Markdown tables like the seed's, CSV or JSON) and progress to stderr.
+// stdout (Markdown tables like the article's, CSV or JSON) and progress to stderr.
 //
 //   switchyard --bench --demo                                  both demo nodes and the gateway pool
 //   switchyard --bench --config bifrost.json --suite full      every provider + the pool, seed + sweep

@@ -142,147 +142,50 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     </message>
 </context>
 <context>
-    <name>switchyard::ui::BenchmarkView</name>
+    <name>switchyard::client::ChatClient</name>
     <message>
-        <source>%1 · %2 · %3%4</source>
-        <translation>%1 · %2 · %3%4</translation>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
     </message>
     <message>
-        <source> (cancelled)</source>
-        <translation>（已取消）</translation>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1：%2</translation>
     </message>
     <message>
-        <source>Targets</source>
-        <translation>目标</translation>
+        <source>Unreadable model list: %1</source>
+        <translation>无法读取的模型列表：%1</translation>
     </message>
     <message>
-        <source>Each node is measured directly; the gateway pool goes through Switchyard&apos;s weighted round-robin over the nodes serving its model.</source>
-        <translation>每个节点都被直接测量；网关池则经过 Switchyard 的加权轮询，分发到提供该模型的节点。</translation>
+        <source>The stream reported an error without a message.</source>
+        <translation>流报告了一个错误，但没有附带消息。</translation>
     </message>
     <message>
-        <source>Other server: http://host:port</source>
-        <translation>其他服务器：http://host:port</translation>
+        <source>Cannot reach the gateway at %1: %2</source>
+        <translation>无法连接 %1 处的网关：%2</translation>
     </message>
     <message>
-        <source>Add</source>
-        <translation>添加</translation>
+        <source>The gateway answered HTTP %1 without a message.</source>
+        <translation>网关返回 HTTP %1，但没有附带消息。</translation>
     </message>
     <message>
-        <source>Refresh</source>
-        <translation>刷新</translation>
+        <source>The gateway answered HTTP %1 but not with a chat completion%2</source>
+        <translation>网关返回 HTTP %1，但不是对话补全%2</translation>
     </message>
     <message>
-        <source>Re-read the nodes and the gateway&apos;s address</source>
-        <translation>重新读取节点和网关地址</translation>
+        <source>The stream broke off before the reply was complete: %1</source>
+        <translation>回复完成前流已中断：%1</translation>
     </message>
     <message>
-        <source>Suite</source>
-        <translation>测试套件</translation>
+        <source>The stream ended before the reply was complete (no finish reason, no [DONE]).</source>
+        <translation>回复完成前流已结束（没有 finish reason，也没有 [DONE]）。</translation>
     </message>
     <message>
-        <source>Seed: 20/100/300 tokens + parallel</source>
-        <translation>基准：20/100/300 个 token + 并发</translation>
+        <source>The stream ended before the reply was complete; an event could not be read: %1</source>
+        <translation>回复完成前流已结束；有一个事件无法读取：%1</translation>
     </message>
-    <message>
-        <source>Concurrency sweep</source>
-        <translation>并发扫描</translation>
-    </message>
-    <message>
-        <source>Seed + sweep</source>
-        <translation>基准 + 扫描</translation>
-    </message>
-    <message>
-        <source>Suite:</source>
-        <translation>测试套件：</translation>
-    </message>
-    <message>
-        <source>Sequential requests per max_tokens value (20, 100, 300)</source>
-        <translation>每个 max_tokens 值的顺序请求数（20、100、300）</translation>
-    </message>
-    <message>
-        <source>Repetitions:</source>
-        <translation>重复次数：</translation>
-    </message>
-    <message>
-        <source>Parallel requests of the concurrency test (the seed used 5, 20 tokens each)</source>
-        <translation>并发测试的并行请求数（原文使用 5 个，每个 20 个 token）</translation>
-    </message>
-    <message>
-        <source>Parallel:</source>
-        <translation>并发数：</translation>
-    </message>
-    <message>
-        <source>The sweep doubles the parallel requests from 1 up to this</source>
-        <translation>扫描将并行请求数从 1 翻倍直到此值</translation>
-    </message>
-    <message>
-        <source>Sweep up to:</source>
-        <translation>扫描上限：</translation>
-    </message>
-    <message>
-        <source>max_tokens of every sweep request</source>
-        <translation>每个扫描请求的 max_tokens</translation>
-    </message>
-    <message>
-        <source>Sweep tokens:</source>
-        <translation>扫描 token 数：</translation>
-    </message>
-    <message>
-        <source>Requests per target sent first and not counted (connections, caches)</source>
-        <translation>每个目标先发送、不计入结果的请求数（建立连接、预热缓存）</translation>
-    </message>
-    <message>
-        <source>Warm-up:</source>
-        <translation>预热：</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>&amp;Run benchmark</source>
-        <translation>运行基准测试(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel</source>
-        <translation>取消(&amp;C)</translation>
-    </message>
-    <message>
-        <source>ready</source>
-        <translation>就绪</translation>
-    </message>
-    <message>
-        <source>Pick targets and a suite, then run.</source>
-        <translation>选择目标和测试套件，然后运行。</translation>
-    </message>
-    <message>
-        <source>Latency: sent → last byte. TTFT: sent → first token. tok/s: completion tokens (from usage) / latency. Effective throughput: all tokens / wall time. P95: nearest rank. Warm-up excluded; failures counted.</source>
-        <translation>延迟：发送 → 最后一个字节。TTFT：发送 → 首个 token。tok/s：完成 token 数（来自 usage）/ 延迟。有效吞吐：全部 token / 总耗时。P95：最近秩法。不含预热；失败计入。</translation>
-    </message>
-    <message>
-        <source>Showing:</source>
-        <translation>显示：</translation>
-    </message>
-    <message>
-        <source>Compare with:</source>
-        <translation>对比：</translation>
-    </message>
-    <message>
-        <source>Export Markdown…</source>
-        <translation>导出 Markdown…</translation>
-    </message>
-    <message>
-        <source>Export CSV…</source>
-        <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Copy as Markdown</source>
-        <translation>复制为 Markdown</translation>
-    </message>
-    <message>
-        <source>Delete run</source>
-        <translation>删除此次运行</translation>
-    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkResultTables</name>
     <message>
         <source>&lt;b&gt;Single requests&lt;/b&gt;</source>
         <translation>&lt;b&gt;单个请求&lt;/b&gt;</translation>
@@ -378,6 +281,84 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
 (tok/s)</translation>
     </message>
     <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Concurrency&lt;/b&gt; (%1 parallel requests × %2 tokens)</source>
+        <translation>&lt;b&gt;并发&lt;/b&gt;（%1 个并行请求 × %2 个 token）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Concurrency&lt;/b&gt;</source>
+        <translation>&lt;b&gt;并发&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkSuiteForm</name>
+    <message>
+        <source>Suite</source>
+        <translation>测试套件</translation>
+    </message>
+    <message>
+        <source>Seed: 20/100/300 tokens + parallel</source>
+        <translation>基准：20/100/300 个 token + 并发</translation>
+    </message>
+    <message>
+        <source>Concurrency sweep</source>
+        <translation>并发扫描</translation>
+    </message>
+    <message>
+        <source>Seed + sweep</source>
+        <translation>基准 + 扫描</translation>
+    </message>
+    <message>
+        <source>Suite:</source>
+        <translation>测试套件：</translation>
+    </message>
+    <message>
+        <source>Sequential requests per max_tokens value (20, 100, 300)</source>
+        <translation>每个 max_tokens 值的顺序请求数（20、100、300）</translation>
+    </message>
+    <message>
+        <source>Repetitions:</source>
+        <translation>重复次数：</translation>
+    </message>
+    <message>
+        <source>Parallel requests of the concurrency test (the article&apos;s tables use 5, 20 tokens each)</source>
+        <translation>并发测试的并行请求数（原文表格使用 5 个，每个 20 个 token）</translation>
+    </message>
+    <message>
+        <source>Parallel:</source>
+        <translation>并发数：</translation>
+    </message>
+    <message>
+        <source>The sweep doubles the parallel requests from 1 up to this</source>
+        <translation>扫描将并行请求数从 1 翻倍直到此值</translation>
+    </message>
+    <message>
+        <source>Sweep up to:</source>
+        <translation>扫描上限：</translation>
+    </message>
+    <message>
+        <source>max_tokens of every sweep request</source>
+        <translation>每个扫描请求的 max_tokens</translation>
+    </message>
+    <message>
+        <source>Sweep tokens:</source>
+        <translation>扫描 token 数：</translation>
+    </message>
+    <message>
+        <source>Requests per target sent first and not counted (connections, caches)</source>
+        <translation>每个目标先发送、不计入结果的请求数（建立连接、预热缓存）</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkSweepCharts</name>
+    <message>
         <source>Throughput vs. concurrency</source>
         <translation>吞吐与并发</translation>
     </message>
@@ -386,8 +367,71 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <translation>延迟与并发</translation>
     </message>
     <message>
+        <source>parallel requests</source>
+        <translation>并行请求数</translation>
+    </message>
+    <message>
+        <source>tokens/s (all requests)</source>
+        <translation>tokens/s（全部请求）</translation>
+    </message>
+    <message>
+        <source>seconds (average)</source>
+        <translation>秒（平均）</translation>
+    </message>
+    <message>
+        <source>Throughput vs. concurrency — run a sweep to see where each target saturates</source>
+        <translation>吞吐与并发 — 运行一次扫描，查看各目标在何处饱和</translation>
+    </message>
+    <message>
+        <source> (%1 tokens per request)</source>
+        <translation>（每个请求 %1 个 token）</translation>
+    </message>
+    <message>
+        <source> — dashed: %1</source>
+        <translation> — 虚线：%1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkTargetPicker</name>
+    <message>
+        <source>Targets</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Each node is measured directly; the gateway pool goes through Switchyard&apos;s weighted round-robin over the nodes serving its model.</source>
+        <translation>每个节点都被直接测量；网关池则经过 Switchyard 的加权轮询，分发到提供该模型的节点。</translation>
+    </message>
+    <message>
+        <source>Other server: http://host:port</source>
+        <translation>其他服务器：http://host:port</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Re-read the nodes and the gateway&apos;s address</source>
+        <translation>重新读取节点和网关地址</translation>
+    </message>
+    <message>
         <source>gateway pool (start the gateway to measure it)</source>
         <translation>网关池（启动网关后才能测量）</translation>
+    </message>
+    <message>
+        <source>gateway pool (%1 nodes)</source>
+        <translation>网关池（%1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway pool (1 node)</source>
+        <translation>网关池（1 个节点）</translation>
+    </message>
+    <message>
+        <source>gateway</source>
+        <translation>网关</translation>
     </message>
     <message>
         <source>model from /v1/models</source>
@@ -396,6 +440,65 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     <message>
         <source>Not an http(s) URL: %1</source>
         <translation>不是 http(s) URL：%1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::BenchmarkView</name>
+    <message>
+        <source>%1 · %2 · %3%4</source>
+        <translation>%1 · %2 · %3%4</translation>
+    </message>
+    <message>
+        <source> (cancelled)</source>
+        <translation>（已取消）</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>&amp;Run benchmark</source>
+        <translation>运行基准测试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Pick targets and a suite, then run.</source>
+        <translation>选择目标和测试套件，然后运行。</translation>
+    </message>
+    <message>
+        <source>Latency: sent → last byte. TTFT: sent → first token. tok/s: completion tokens (from usage) / latency. Effective throughput: all tokens / wall time. P95: nearest rank. Warm-up excluded; failures counted.</source>
+        <translation>延迟：发送 → 最后一个字节。TTFT：发送 → 首个 token。tok/s：完成 token 数（来自 usage）/ 延迟。有效吞吐：全部 token / 总耗时。P95：最近秩法。不含预热；失败计入。</translation>
+    </message>
+    <message>
+        <source>Showing:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>对比：</translation>
+    </message>
+    <message>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>删除此次运行</translation>
     </message>
     <message>
         <source>Check at least one target.</source>
@@ -458,42 +561,6 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <translation>与 %1 对比</translation>
     </message>
     <message>
-        <source>%1 tokens</source>
-        <translation>%1 个 token</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Concurrency&lt;/b&gt; (%1 parallel requests × %2 tokens)</source>
-        <translation>&lt;b&gt;并发&lt;/b&gt;（%1 个并行请求 × %2 个 token）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Concurrency&lt;/b&gt;</source>
-        <translation>&lt;b&gt;并发&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source> (%1 tokens per request)</source>
-        <translation>（每个请求 %1 个 token）</translation>
-    </message>
-    <message>
-        <source>parallel requests</source>
-        <translation>并行请求数</translation>
-    </message>
-    <message>
-        <source>tokens/s (all requests)</source>
-        <translation>tokens/s（全部请求）</translation>
-    </message>
-    <message>
-        <source>seconds (average)</source>
-        <translation>秒（平均）</translation>
-    </message>
-    <message>
-        <source> — dashed: %1</source>
-        <translation> — 虚线：%1</translation>
-    </message>
-    <message>
-        <source>Throughput vs. concurrency — run a sweep to see where each target saturates</source>
-        <translation>吞吐与并发 — 运行一次扫描，查看各目标在何处饱和</translation>
-    </message>
-    <message>
         <source>Export benchmark as Markdown</source>
         <translation>将基准测试导出为 Markdown</translation>
     </message>
@@ -520,18 +587,6 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     <message>
         <source>The shown results are on the clipboard as Markdown.</source>
         <translation>显示的结果已作为 Markdown 复制到剪贴板。</translation>
-    </message>
-    <message>
-        <source>gateway pool (%1 nodes)</source>
-        <translation>网关池（%1 个节点）</translation>
-    </message>
-    <message>
-        <source>gateway pool (1 node)</source>
-        <translation>网关池（1 个节点）</translation>
-    </message>
-    <message>
-        <source>gateway</source>
-        <translation>网关</translation>
     </message>
 </context>
 <context>
@@ -666,50 +721,125 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     </message>
 </context>
 <context>
-    <name>switchyard::client::ChatClient</name>
+    <name>switchyard::ui::ChatComposer</name>
     <message>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
+        <source>Send</source>
+        <translation>发送</translation>
     </message>
     <message>
-        <source>HTTP %1: %2</source>
-        <translation>HTTP %1：%2</translation>
+        <source>Stop</source>
+        <translation>停止</translation>
     </message>
     <message>
-        <source>Unreadable model list: %1</source>
-        <translation>无法读取的模型列表：%1</translation>
+        <source>Message — Ctrl+Enter sends, Esc stops a reply</source>
+        <translation>消息 — Ctrl+Enter 发送，Esc 停止回复</translation>
     </message>
     <message>
-        <source>The stream reported an error without a message.</source>
-        <translation>流报告了一个错误，但没有附带消息。</translation>
+        <source>Send (Ctrl+Enter)</source>
+        <translation>发送 (Ctrl+Enter)</translation>
     </message>
     <message>
-        <source>Cannot reach the gateway at %1: %2</source>
-        <translation>无法连接 %1 处的网关：%2</translation>
-    </message>
-    <message>
-        <source>The gateway answered HTTP %1 without a message.</source>
-        <translation>网关返回 HTTP %1，但没有附带消息。</translation>
-    </message>
-    <message>
-        <source>The gateway answered HTTP %1 but not with a chat completion%2</source>
-        <translation>网关返回 HTTP %1，但不是对话补全%2</translation>
-    </message>
-    <message>
-        <source>The stream broke off before the reply was complete: %1</source>
-        <translation>回复完成前流已中断：%1</translation>
-    </message>
-    <message>
-        <source>The stream ended before the reply was complete (no finish reason, no [DONE]).</source>
-        <translation>回复完成前流已结束（没有 finish reason，也没有 [DONE]）。</translation>
-    </message>
-    <message>
-        <source>The stream ended before the reply was complete; an event could not be read: %1</source>
-        <translation>回复完成前流已结束；有一个事件无法读取：%1</translation>
+        <source>Stop the reply (Esc): the request is aborted and the node stops generating</source>
+        <translation>停止回复 (Esc)：请求被中止，节点停止生成</translation>
     </message>
 </context>
 <context>
     <name>switchyard::ui::ChatConsole</name>
+    <message>
+        <source>St&amp;art the gateway</source>
+        <translation>启动网关(&amp;A)</translation>
+    </message>
+    <message>
+        <source>No gateway: the chat console talks to models through the gateway.</source>
+        <translation>没有网关：对话控制台通过网关与模型对话。</translation>
+    </message>
+    <message>
+        <source>The gateway is stopping; replies already streaming finish, new ones cannot start.</source>
+        <translation>网关正在停止；已在流式输出的回复会完成，但无法开始新的回复。</translation>
+    </message>
+    <message>
+        <source>The gateway is off, so there is nothing to chat with. Start it to list its models and send messages; saved chats can still be opened.</source>
+        <translation>网关已关闭，因此无法对话。启动网关即可列出其模型并发送消息；仍可打开已保存的对话。</translation>
+    </message>
+    <message>
+        <source>Gateway at %1</source>
+        <translation>网关地址 %1</translation>
+    </message>
+    <message>
+        <source>cannot list models: %1</source>
+        <translation>无法列出模型：%1</translation>
+    </message>
+    <message>
+        <source>1 model</source>
+        <translation>1 个模型</translation>
+    </message>
+    <message>
+        <source>%1 models</source>
+        <translation>%1 个模型</translation>
+    </message>
+    <message>
+        <source>Gateway off</source>
+        <translation>网关已关闭</translation>
+    </message>
+    <message>
+        <source>The gateway could not start: %1</source>
+        <translation>网关无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Pick a model first.</source>
+        <translation>请先选择一个模型。</translation>
+    </message>
+    <message>
+        <source>The previous request is still running.</source>
+        <translation>上一个请求仍在进行中。</translation>
+    </message>
+    <message>
+        <source>The gateway answered HTTP %1: %2</source>
+        <translation>网关返回 HTTP %1：%2</translation>
+    </message>
+    <message>
+        <source>The reply failed mid-stream: %1</source>
+        <translation>回复在流式输出中途失败：%1</translation>
+    </message>
+    <message>
+        <source>Reply copied to the clipboard.</source>
+        <translation>回复已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Save chat</source>
+        <translation>保存对话</translation>
+    </message>
+    <message>
+        <source>chat.json</source>
+        <translation>chat.json</translation>
+    </message>
+    <message>
+        <source>Chats (*.json);;All files (*)</source>
+        <translation>对话 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open chat</source>
+        <translation>打开对话</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChatModelPicker</name>
     <message>
         <source>model, or provider/model</source>
         <translation>模型，或 提供方/模型</translation>
@@ -718,6 +848,17 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <source>A bare model name goes to the pool of nodes serving it (the gateway balances and fails over); &quot;provider/model&quot; pins one node.</source>
         <translation>单独的模型名会发往提供该模型的节点池（由网关均衡并故障转移）；&quot;提供方/模型&quot; 则固定到一个节点。</translation>
     </message>
+    <message>
+        <source>Pool: the gateway picks among %1 and fails over</source>
+        <translation>节点池：网关在 %1 中选择并自动故障转移</translation>
+    </message>
+    <message>
+        <source>Pinned: only the node %1 answers, no failover</source>
+        <translation>固定：只有节点 %1 回答，不做故障转移</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChatSettingsBar</name>
     <message>
         <source>&amp;Model:</source>
         <translation>模型(&amp;M)：</translation>
@@ -782,131 +923,14 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <source>S&amp;ystem:</source>
         <translation>系统(&amp;Y)：</translation>
     </message>
-    <message>
-        <source>St&amp;art the gateway</source>
-        <translation>启动网关(&amp;A)</translation>
-    </message>
+</context>
+<context>
+    <name>switchyard::ui::ChatTranscript</name>
     <message>
         <source>Pick a model, type a message and press Ctrl+Enter.
 The reply streams in as the node writes it; the line under it tells which node answered, after how many attempts, and how fast.</source>
         <translation>选择一个模型，输入消息，然后按 Ctrl+Enter。
 回复会随节点生成实时流入；下方一行显示由哪个节点回答、尝试了几次以及速度。</translation>
-    </message>
-    <message>
-        <source>Message — Ctrl+Enter sends, Esc stops a reply</source>
-        <translation>消息 — Ctrl+Enter 发送，Esc 停止回复</translation>
-    </message>
-    <message>
-        <source>Send</source>
-        <translation>发送</translation>
-    </message>
-    <message>
-        <source>Send (Ctrl+Enter)</source>
-        <translation>发送 (Ctrl+Enter)</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Stop the reply (Esc): the request is aborted and the node stops generating</source>
-        <translation>停止回复 (Esc)：请求被中止，节点停止生成</translation>
-    </message>
-    <message>
-        <source>No gateway: the chat console talks to models through the gateway.</source>
-        <translation>没有网关：对话控制台通过网关与模型对话。</translation>
-    </message>
-    <message>
-        <source>The gateway is stopping; replies already streaming finish, new ones cannot start.</source>
-        <translation>网关正在停止；已在流式输出的回复会完成，但无法开始新的回复。</translation>
-    </message>
-    <message>
-        <source>The gateway is off, so there is nothing to chat with. Start it to list its models and send messages; saved chats can still be opened.</source>
-        <translation>网关已关闭，因此无法对话。启动网关即可列出其模型并发送消息；仍可打开已保存的对话。</translation>
-    </message>
-    <message>
-        <source>Gateway at %1</source>
-        <translation>网关地址 %1</translation>
-    </message>
-    <message>
-        <source>cannot list models: %1</source>
-        <translation>无法列出模型：%1</translation>
-    </message>
-    <message>
-        <source>1 model</source>
-        <translation>1 个模型</translation>
-    </message>
-    <message>
-        <source>%1 models</source>
-        <translation>%1 个模型</translation>
-    </message>
-    <message>
-        <source>Gateway off</source>
-        <translation>网关已关闭</translation>
-    </message>
-    <message>
-        <source>The gateway could not start: %1</source>
-        <translation>网关无法启动：%1</translation>
-    </message>
-    <message>
-        <source>Pool: the gateway picks among %1 and fails over</source>
-        <translation>节点池：网关在 %1 中选择并自动故障转移</translation>
-    </message>
-    <message>
-        <source>Pinned: only the node %1 answers, no failover</source>
-        <translation>固定：只有节点 %1 回答，不做故障转移</translation>
-    </message>
-    <message>
-        <source>Pick a model first.</source>
-        <translation>请先选择一个模型。</translation>
-    </message>
-    <message>
-        <source>The previous request is still running.</source>
-        <translation>上一个请求仍在进行中。</translation>
-    </message>
-    <message>
-        <source>The gateway answered HTTP %1: %2</source>
-        <translation>网关返回 HTTP %1：%2</translation>
-    </message>
-    <message>
-        <source>The reply failed mid-stream: %1</source>
-        <translation>回复在流式输出中途失败：%1</translation>
-    </message>
-    <message>
-        <source>Reply copied to the clipboard.</source>
-        <translation>回复已复制到剪贴板。</translation>
-    </message>
-    <message>
-        <source>Saved to %1</source>
-        <translation>已保存到 %1</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>Save chat</source>
-        <translation>保存对话</translation>
-    </message>
-    <message>
-        <source>chat.json</source>
-        <translation>chat.json</translation>
-    </message>
-    <message>
-        <source>Chats (*.json);;All files (*)</source>
-        <translation>对话 (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot save %1: %2</source>
-        <translation>无法保存 %1：%2</translation>
-    </message>
-    <message>
-        <source>Open chat</source>
-        <translation>打开对话</translation>
-    </message>
-    <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
     </message>
 </context>
 <context>

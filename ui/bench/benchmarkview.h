@@ -1,28 +1,32 @@
 #pragma once
 
-// The Benchmark tab: pick targets (each node directly and the gateway's pool), a suite (the seed's single
-// requests at 20/100/300 tokens plus 5 parallel; a concurrency sweep; or both), run it with a progress bar
-// and Cancel, and read the results in the seed's table shapes side by side, with the sweep plotted as
-// throughput and latency against concurrency per target. Runs are kept (JSON under AppDataLocation) so a
-// new run can be compared with an older one; the shown runs export as Markdown or CSV.
+// The Benchmark tab: pick targets (each node directly and the gateway's pool), a suite (the article's
+// single requests at 20/100/300 tokens plus 5 parallel; a concurrency sweep; or both), run it with a
+// progress bar and Cancel, and read the results in the article's table shapes side by side, with the sweep
+// plotted as throughput and latency against concurrency per target. Runs are kept (bench::BenchmarkHistory,
+// JSON under AppDataLocation) so a new run can be compared with an older one; the shown runs export as
+// Markdown or CSV.
+//
+// The parts live in files of their own: the targets box (benchmarktargetpicker), the suite box
+// (benchmarksuiteform), the tables (benchmarkresulttables) and the sweep charts (benchmarksweepcharts);
+// this file runs the benchmark and picks which runs they show.
 //
 // The runner (bench::BenchmarkRunner) works on its own thread: repainting tables and charts on the GUI
 // thread never delays a timestamp.
 
+#include "bench/benchhistory.h"
 #include "bench/benchtypes.h"
 
 #include <QWidget>
+#include <functional>
 
-class QCheckBox;
 class QChart;
-class QChartView;
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
-class QLineEdit;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QTableWidget;
 class QThread;
 class QToolButton;
@@ -35,6 +39,11 @@ class BenchmarkRunner;
 } // namespace switchyard
 
 namespace switchyard::ui {
+
+class BenchmarkResultTables;
+class BenchmarkSuiteForm;
+class BenchmarkSweepCharts;
+class BenchmarkTargetPicker;
 
 class BenchmarkView final : public QWidget
 {
@@ -49,7 +58,7 @@ public:
     // Where runs are kept; default <AppDataLocation>/benchmarks.json. Empty: not kept on disk. Setting it
     // loads the runs stored there.
     void setHistoryPath(const QString &path);
-    QString historyPath() const { return m_historyPath; }
+    QString historyPath() const { return m_history.path(); }
     static QString defaultHistoryPath();
 
     // Re-reads the nodes and the gateway's pool (also done when the gateway starts or stops, and when the
@@ -71,17 +80,17 @@ public:
     bool isRunning() const { return m_running; }
 
     // Stored runs, newest first, and what the tables show.
-    const QList<bench::BenchmarkResults> &runs() const { return m_runs; }
+    const QList<bench::BenchmarkResults> &runs() const { return m_history.runs(); }
     void showRun(const QString &id, const QString &compareWithId = {});
     QList<bench::BenchmarkResults> shownRuns() const;
     QString shownMarkdown() const;
     QByteArray shownCsv() const;
 
-    QTableWidget *singlesTable() const { return m_singles; }
-    QTableWidget *concurrencyTable() const { return m_concurrency; }
-    QTableWidget *sweepTable() const { return m_sweep; }
-    QChart *throughputChart() const { return m_throughputChart; }
-    QChart *latencyChart() const { return m_latencyChart; }
+    QTableWidget *singlesTable() const;
+    QTableWidget *concurrencyTable() const;
+    QTableWidget *sweepTable() const;
+    QChart *throughputChart() const;
+    QChart *latencyChart() const;
 
 signals:
     void runningChanged(bool running);
@@ -93,44 +102,36 @@ protected:
 
 private:
     void buildUi();
+    QGroupBox *buildRunBox();
+    QHBoxLayout *buildResultsBar();
     void setRunning(bool running);
     void onProgress(int done, int total, const QString &label);
     void onUpdated(const bench::BenchmarkResults &results);
     void onEnded(const bench::BenchmarkResults &results, bool cancelled);
-    void addCustomTarget();
     void storeRun(const bench::BenchmarkResults &results);
     void loadHistory();
-    void saveHistory();
     void rebuildRunPickers();
     void render();
-    void renderTables(const QList<bench::BenchmarkResults> &runs);
-    void renderCharts(const QList<bench::BenchmarkResults> &runs);
-    void exportMarkdown();
-    void exportCsv();
+    QString summary(const QList<bench::BenchmarkResults> &runs) const;
+    void reportIfNotKept(const Expected<bool, QString> &saved);
+    void exportShown(const QString &title, const QString &fileName, const QString &filter,
+                     const std::function<QByteArray()> &data);
     void copyMarkdown();
     void deleteShownRun();
-    void updateSuiteControls();
     void updateButtons();
 
     Gateway *m_gateway;
     QThread *m_thread;
     bench::BenchmarkRunner *m_runner;
     bool m_running = false;
-    QString m_historyPath;
+    bench::BenchmarkHistory m_history;
 
-    QList<bench::BenchmarkResults> m_runs;  // newest first
     std::optional<bench::BenchmarkResults> m_live; // the run in progress
     QString m_shownId;
     QString m_compareId;
 
-    QListWidget *m_targets = nullptr;
-    QLineEdit *m_customUrl = nullptr;
-    QComboBox *m_suite = nullptr;
-    QSpinBox *m_repetitions = nullptr;
-    QSpinBox *m_concurrencyBox = nullptr;
-    QComboBox *m_sweepMax = nullptr;
-    QSpinBox *m_sweepTokens = nullptr;
-    QSpinBox *m_warmup = nullptr;
+    BenchmarkTargetPicker *m_targets = nullptr;
+    BenchmarkSuiteForm *m_suite = nullptr;
     QPushButton *m_run = nullptr;
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
@@ -141,15 +142,8 @@ private:
     QToolButton *m_exportCsv = nullptr;
     QToolButton *m_copy = nullptr;
     QToolButton *m_delete = nullptr;
-    QLabel *m_summary = nullptr;
-    QTableWidget *m_singles = nullptr;
-    QTableWidget *m_concurrency = nullptr;
-    QTableWidget *m_sweep = nullptr;
-    QLabel *m_concurrencyTitle = nullptr;
-    QChart *m_throughputChart = nullptr;
-    QChart *m_latencyChart = nullptr;
-    QChartView *m_throughputView = nullptr;
-    QChartView *m_latencyView = nullptr;
+    BenchmarkResultTables *m_tables = nullptr;
+    BenchmarkSweepCharts *m_charts = nullptr;
     bool m_updatingPickers = false;
 };
 

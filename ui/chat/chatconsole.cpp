@@ -1,31 +1,27 @@
 #include "chatconsole.h"
 
 #include "chat/chatclient.h"
+#include "chatcomposer.h"
+#include "chatmodelpicker.h"
+#include "chatsettingsbar.h"
+#include "chattranscript.h"
 #include "gateway.h"
 #include "messagewidget.h"
 
 #include <QClipboard>
-#include <QComboBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFrame>
 #include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMessageBox>
 #include <QMetaMethod>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QShortcut>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::Literals::StringLiterals;
@@ -70,7 +66,6 @@ ChatConsole::ChatConsole(switchyard::Gateway *gateway, QWidget *parent)
         connect(m_gateway, &Gateway::stopped, this, &ChatConsole::syncGatewayState);
     }
     syncGatewayState();
-    updateEmptyHint();
     if (gatewayUsable())
         refreshModels();
 }
@@ -79,193 +74,30 @@ ChatConsole::~ChatConsole() = default;
 
 void ChatConsole::buildUi()
 {
-    // Row 1: model and sampling settings, and the chat's file actions. Mnemonics avoid the main window's
-    // (tabs N C R F H B, menus F G V H).
-    m_model = new QComboBox(this);
-    m_model->setObjectName(u"chatModel"_s);
-    m_model->setEditable(true);
-    m_model->setInsertPolicy(QComboBox::NoInsert);
-    m_model->setMinimumContentsLength(26);
-    m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_model->lineEdit()->setPlaceholderText(tr("model, or provider/model"));
-    m_model->setToolTip(tr("A bare model name goes to the pool of nodes serving it (the gateway balances and fails "
-                           "over); \"provider/model\" pins one node."));
-    auto *modelLabel = new QLabel(tr("&Model:"), this);
-    modelLabel->setBuddy(m_model);
+    m_settings = new ChatSettingsBar(this);
+    m_model = m_settings->modelPicker();
+    connect(m_settings, &ChatSettingsBar::refreshRequested, this, &ChatConsole::refreshModels);
+    connect(m_settings, &ChatSettingsBar::newChatRequested, this, &ChatConsole::newChat);
+    connect(m_settings, &ChatSettingsBar::openRequested, this, &ChatConsole::loadWithDialog);
+    connect(m_settings, &ChatSettingsBar::saveRequested, this, &ChatConsole::saveWithDialog);
+    m_banner = buildBanner();
 
-    m_refresh = new QToolButton(this);
-    m_refresh->setObjectName(u"chatRefreshModels"_s);
-    m_refresh->setText(tr("\u21BB"));
-    m_refresh->setToolTip(tr("Ask the gateway for its models again"));
-    connect(m_refresh, &QToolButton::clicked, this, &ChatConsole::refreshModels);
-
-    m_temperature = new QDoubleSpinBox(this);
-    m_temperature->setObjectName(u"chatTemperature"_s);
-    // The lowest value stands for "not sent": the model's own default (vLLM reads generation_config).
-    m_temperature->setRange(-0.1, 2.0);
-    m_temperature->setSingleStep(0.1);
-    m_temperature->setDecimals(2);
-    m_temperature->setSpecialValueText(tr("default"));
-    m_temperature->setValue(-0.1);
-    m_temperature->setToolTip(tr("Sampling temperature; \"default\" leaves it to the model"));
-    auto *tempLabel = new QLabel(tr("&Temperature:"), this);
-    tempLabel->setBuddy(m_temperature);
-
-    m_maxTokens = new QSpinBox(this);
-    m_maxTokens->setObjectName(u"chatMaxTokens"_s);
-    m_maxTokens->setRange(0, 1000000);
-    m_maxTokens->setSingleStep(256);
-    m_maxTokens->setSpecialValueText(tr("default"));
-    m_maxTokens->setValue(0);
-    m_maxTokens->setToolTip(tr("Upper bound on the reply's tokens (reasoning included); \"default\" lets the "
-                               "node decide (the rest of its context)"));
-    auto *maxLabel = new QLabel(tr("Max t&okens:"), this);
-    maxLabel->setBuddy(m_maxTokens);
-
-    m_newChat = new QPushButton(tr("Ne&w chat"), this);
-    m_newChat->setObjectName(u"chatNew"_s);
-    m_newChat->setToolTip(tr("Start over: clears the messages, keeps the model and settings"));
-    connect(m_newChat, &QPushButton::clicked, this, &ChatConsole::newChat);
-    m_load = new QPushButton(tr("O&pen\u2026"), this);
-    m_load->setObjectName(u"chatLoad"_s);
-    m_load->setToolTip(tr("Open a chat saved as JSON (or an OpenAI request body)"));
-    connect(m_load, &QPushButton::clicked, this, &ChatConsole::loadWithDialog);
-    m_save = new QPushButton(tr("&Save\u2026"), this);
-    m_save->setObjectName(u"chatSave"_s);
-    m_save->setToolTip(tr("Save this chat as JSON: messages, reasoning, settings and each reply's node and timings"));
-    connect(m_save, &QPushButton::clicked, this, &ChatConsole::saveWithDialog);
-
-    auto *settingsRow = new QHBoxLayout;
-    settingsRow->addWidget(modelLabel);
-    settingsRow->addWidget(m_model, 3);
-    settingsRow->addWidget(m_refresh);
-    settingsRow->addSpacing(12);
-    settingsRow->addWidget(tempLabel);
-    settingsRow->addWidget(m_temperature);
-    settingsRow->addSpacing(12);
-    settingsRow->addWidget(maxLabel);
-    settingsRow->addWidget(m_maxTokens);
-    settingsRow->addStretch(1);
-    settingsRow->addWidget(m_newChat);
-    settingsRow->addWidget(m_load);
-    settingsRow->addWidget(m_save);
-
-    // Row 2: the system prompt, short by default (it is read more often than written).
-    m_systemPrompt = new QPlainTextEdit(this);
-    m_systemPrompt->setObjectName(u"chatSystemPrompt"_s);
-    m_systemPrompt->setPlaceholderText(tr("System prompt (optional), sent first with every turn"));
-    m_systemPrompt->setTabChangesFocus(true);
-    const int line = fontMetrics().lineSpacing();
-    m_systemPrompt->setFixedHeight(line * 2 + 14);
-    auto *systemLabel = new QLabel(tr("S&ystem:"), this);
-    systemLabel->setBuddy(m_systemPrompt);
-    auto *systemRow = new QHBoxLayout;
-    systemRow->addWidget(systemLabel, 0, Qt::AlignTop);
-    systemRow->addWidget(m_systemPrompt, 1);
-
-    // The gateway-off banner.
-    m_banner = new QFrame(this);
-    m_banner->setObjectName(u"chatGatewayBanner"_s);
-    m_banner->setFrameShape(QFrame::StyledPanel);
-    m_banner->setStyleSheet(u"QFrame#chatGatewayBanner { background-color: #fff4e5; border: 1px solid #f0b46c; "
-                            "border-radius: 4px; } QFrame#chatGatewayBanner QLabel { color: #5f3b00; }"_s);
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setWordWrap(true);
-    m_startGateway = new QPushButton(tr("St&art the gateway"), m_banner);
-    m_startGateway->setObjectName(u"chatStartGateway"_s);
-    connect(m_startGateway, &QPushButton::clicked, this, &ChatConsole::startGateway);
-    auto *bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(10, 6, 10, 6);
-    bannerLayout->addWidget(m_bannerText, 1);
-    bannerLayout->addWidget(m_startGateway);
-
-    // The conversation.
-    m_messagesHost = new QWidget(this);
-    m_messagesHost->setObjectName(u"chatMessages"_s);
-    m_messagesLayout = new QVBoxLayout(m_messagesHost);
-    m_messagesLayout->setContentsMargins(8, 8, 8, 8);
-    m_messagesLayout->setSpacing(8);
-    m_emptyHint = new QLabel(m_messagesHost);
-    m_emptyHint->setObjectName(u"chatEmptyHint"_s);
-    m_emptyHint->setWordWrap(true);
-    m_emptyHint->setAlignment(Qt::AlignCenter);
-    m_emptyHint->setText(tr("Pick a model, type a message and press Ctrl+Enter.\nThe reply streams in as the node "
-                            "writes it; the line under it tells which node answered, after how many attempts, and "
-                            "how fast."));
-    {
-        QPalette p = m_emptyHint->palette();
-        p.setColor(QPalette::WindowText, p.color(QPalette::PlaceholderText));
-        m_emptyHint->setPalette(p);
-    }
-    m_messagesLayout->addWidget(m_emptyHint);
-    m_messagesLayout->addStretch(1);
-
-    m_scroll = new QScrollArea(this);
-    m_scroll->setObjectName(u"chatScroll"_s);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_scroll->setWidget(m_messagesHost);
-    QScrollBar *bar = m_scroll->verticalScrollBar();
-    // Follow the reply as it grows, unless the operator scrolled up to read something.
-    connect(bar, &QScrollBar::valueChanged, this,
-            [this, bar](int value) { m_stickToBottom = value >= bar->maximum() - 24; });
-    connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
-        if (m_stickToBottom)
-            bar->setValue(max);
-    });
-
-    // The message box and its buttons.
-    m_input = new QPlainTextEdit(this);
-    m_input->setObjectName(u"chatInput"_s);
-    m_input->setPlaceholderText(tr("Message \u2014 Ctrl+Enter sends, Esc stops a reply"));
-    m_input->setTabChangesFocus(true);
-    m_input->installEventFilter(this);
-    m_send = new QPushButton(tr("Send"), this);
-    m_send->setObjectName(u"chatSend"_s);
-    m_send->setToolTip(tr("Send (Ctrl+Enter)"));
-    m_send->setDefault(false);
-    connect(m_send, &QPushButton::clicked, this, &ChatConsole::sendFromInput);
-    m_stop = new QPushButton(tr("Stop"), this);
-    m_stop->setObjectName(u"chatStop"_s);
-    m_stop->setToolTip(tr("Stop the reply (Esc): the request is aborted and the node stops generating"));
-    m_stop->setEnabled(false);
-    connect(m_stop, &QPushButton::clicked, this, &ChatConsole::stop);
-    m_status = new QLabel(this);
-    m_status->setObjectName(u"chatStatus"_s);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    {
-        QPalette p = m_status->palette();
-        p.setColor(QPalette::WindowText, p.color(QPalette::PlaceholderText));
-        m_status->setPalette(p);
-    }
-
-    auto *buttons = new QVBoxLayout;
-    buttons->addWidget(m_send);
-    buttons->addWidget(m_stop);
-    buttons->addStretch(1);
-    auto *inputRow = new QHBoxLayout;
-    inputRow->setContentsMargins(0, 0, 0, 0);
-    inputRow->addWidget(m_input, 1);
-    inputRow->addLayout(buttons);
-    auto *inputHost = new QWidget(this);
-    auto *inputLayout = new QVBoxLayout(inputHost);
-    inputLayout->setContentsMargins(0, 0, 0, 0);
-    inputLayout->setSpacing(2);
-    inputLayout->addLayout(inputRow, 1);
-    inputLayout->addWidget(m_status);
+    m_transcript = new ChatTranscript(this);
+    connect(m_transcript, &ChatTranscript::copyRequested, this, &ChatConsole::copyReply);
+    m_composer = new ChatComposer(this);
+    connect(m_composer, &ChatComposer::sendRequested, this, &ChatConsole::sendFromInput);
+    connect(m_composer, &ChatComposer::stopRequested, this, &ChatConsole::stop);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(m_scroll);
-    splitter->addWidget(inputHost);
+    splitter->addWidget(m_transcript);
+    splitter->addWidget(m_composer);
     splitter->setStretchFactor(0, 5);
     splitter->setStretchFactor(1, 1);
-    m_input->setMinimumHeight(line * 2 + 14);
-    splitter->setSizes({1000, line * 3 + 36});
+    splitter->setSizes({1000, fontMetrics().lineSpacing() * 3 + 36});
 
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(settingsRow);
-    layout->addLayout(systemRow);
+    layout->addWidget(m_settings);
     layout->addWidget(m_banner);
     layout->addWidget(splitter, 1);
 
@@ -275,21 +107,24 @@ void ChatConsole::buildUi()
     connect(escape, &QShortcut::activated, this, &ChatConsole::stop);
 }
 
-bool ChatConsole::eventFilter(QObject *watched, QEvent *event)
+// Says why there is nothing to chat with (no gateway, or it is off or stopping), with a button to start it.
+QFrame *ChatConsole::buildBanner()
 {
-    if (watched == m_input && event->type() == QEvent::KeyPress) {
-        const auto *key = static_cast<QKeyEvent *>(event);
-        const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
-        if (enter && (key->modifiers() & Qt::ControlModifier)) {
-            sendFromInput();
-            return true;
-        }
-        if (key->key() == Qt::Key_Escape && isBusy()) {
-            stop();
-            return true;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
+    auto *banner = new QFrame(this);
+    banner->setObjectName(u"chatGatewayBanner"_s);
+    banner->setFrameShape(QFrame::StyledPanel);
+    banner->setStyleSheet(u"QFrame#chatGatewayBanner { background-color: #fff4e5; border: 1px solid #f0b46c; "
+                          "border-radius: 4px; } QFrame#chatGatewayBanner QLabel { color: #5f3b00; }"_s);
+    m_bannerText = new QLabel(banner);
+    m_bannerText->setWordWrap(true);
+    m_startGateway = new QPushButton(tr("St&art the gateway"), banner);
+    m_startGateway->setObjectName(u"chatStartGateway"_s);
+    connect(m_startGateway, &QPushButton::clicked, this, &ChatConsole::startGateway);
+    auto *layout = new QHBoxLayout(banner);
+    layout->setContentsMargins(10, 6, 10, 6);
+    layout->addWidget(m_bannerText, 1);
+    layout->addWidget(m_startGateway);
+    return banner;
 }
 
 void ChatConsole::showEvent(QShowEvent *event)
@@ -334,8 +169,8 @@ void ChatConsole::syncGatewayState()
         m_startGateway->show();
     }
     m_banner->setVisible(!usable);
-    m_send->setEnabled(usable && !isBusy());
-    m_refresh->setEnabled(usable);
+    m_composer->setSendEnabled(usable && !isBusy());
+    m_settings->setRefreshEnabled(usable);
 
     QString status;
     if (usable) {
@@ -348,7 +183,7 @@ void ChatConsole::syncGatewayState()
     } else {
         status = tr("Gateway off");
     }
-    m_status->setText(status);
+    m_composer->setStatus(status);
 }
 
 void ChatConsole::startGateway()
@@ -376,38 +211,13 @@ void ChatConsole::refreshModels()
 
 void ChatConsole::setModels(const QList<ModelEntry> &models)
 {
+    // Keep what the operator chose (or typed: a wildcard provider serves names the list cannot show).
     const QString keep = m_pendingModel.isEmpty() ? m_model->currentText() : m_pendingModel;
     m_pendingModel.clear();
     m_modelIds.clear();
-    QList<ModelEntry> pool;
-    QList<ModelEntry> pinned;
-    for (const ModelEntry &m : models) {
+    for (const ModelEntry &m : models)
         m_modelIds.append(m.id);
-        (m.pinned() ? pinned : pool).append(m);
-    }
-
-    const QSignalBlocker block(m_model);
-    m_model->clear();
-    for (const ModelEntry &m : pool) {
-        m_model->addItem(m.id, m.id);
-        m_model->setItemData(m_model->count() - 1,
-                             tr("Pool: the gateway picks among %1 and fails over").arg(m.providers.join(u", "_s)),
-                             Qt::ToolTipRole);
-    }
-    if (!pool.isEmpty() && !pinned.isEmpty())
-        m_model->insertSeparator(m_model->count());
-    for (const ModelEntry &m : pinned) {
-        m_model->addItem(m.id, m.id);
-        m_model->setItemData(m_model->count() - 1, tr("Pinned: only the node %1 answers, no failover").arg(m.providers.value(0)),
-                             Qt::ToolTipRole);
-    }
-    // Keep what the operator chose (or typed: a wildcard provider serves names the list cannot show).
-    if (!keep.isEmpty())
-        m_model->setCurrentText(keep);
-    else if (!pool.isEmpty())
-        m_model->setCurrentText(pool.first().id);
-    else if (!pinned.isEmpty())
-        m_model->setCurrentText(pinned.first().id);
+    m_model->setModels(models, keep);
     m_modelsLoadedOnce = true;
     syncGatewayState();
     emit modelsRefreshed();
@@ -420,12 +230,12 @@ void ChatConsole::openWith(const QString &model)
         if (!m_modelsLoadedOnce)
             m_pendingModel = model;
     }
-    m_input->setFocus(Qt::OtherFocusReason);
+    m_composer->input()->setFocus(Qt::OtherFocusReason);
 }
 
 QString ChatConsole::currentModel() const
 {
-    return m_model->currentText().trimmed();
+    return m_model->currentModel();
 }
 
 QStringList ChatConsole::availableModels() const
@@ -435,25 +245,25 @@ QStringList ChatConsole::availableModels() const
 
 void ChatConsole::setSystemPrompt(const QString &text)
 {
-    m_systemPrompt->setPlainText(text);
+    m_settings->setSystemPrompt(text);
 }
 
 void ChatConsole::setTemperature(std::optional<double> temperature)
 {
-    m_temperature->setValue(temperature ? *temperature : m_temperature->minimum());
+    m_settings->setTemperature(temperature);
 }
 
 void ChatConsole::setMaxTokens(int maxTokens)
 {
-    m_maxTokens->setValue(std::max(0, maxTokens));
+    m_settings->setMaxTokens(maxTokens);
 }
 
 // ---- sending ----
 
 void ChatConsole::sendFromInput()
 {
-    if (send(m_input->toPlainText()))
-        m_input->clear();
+    if (send(m_composer->input()->toPlainText()))
+        m_composer->input()->clear();
 }
 
 bool ChatConsole::send(const QString &text)
@@ -467,7 +277,7 @@ bool ChatConsole::send(const QString &text)
     }
     const QString model = currentModel();
     if (model.isEmpty()) {
-        m_status->setText(tr("Pick a model first."));
+        m_composer->setStatus(tr("Pick a model first."));
         m_model->setFocus(Qt::OtherFocusReason);
         return false;
     }
@@ -477,7 +287,7 @@ bool ChatConsole::send(const QString &text)
     user.role = ChatMessage::Role::User;
     user.content = text;
     m_conversation.messages.append(user);
-    addMessageWidget(int(m_conversation.messages.size()) - 1);
+    m_transcript->append(user);
 
     client::ChatRequest req;
     req.baseUrl = QUrl(baseUrl());
@@ -496,8 +306,8 @@ bool ChatConsole::send(const QString &text)
     reply.model = model;
     m_conversation.messages.append(reply);
     m_streamingIndex = int(m_conversation.messages.size()) - 1;
-    addMessageWidget(m_streamingIndex);
-    m_stickToBottom = true;
+    m_transcript->append(reply);
+    m_transcript->followNewest();
 
     m_renderIntervalMs = MinRenderIntervalMs;
     setBusy(true);
@@ -521,8 +331,8 @@ bool ChatConsole::isBusy() const
 
 void ChatConsole::setBusy(bool busy)
 {
-    m_send->setEnabled(!busy && gatewayUsable());
-    m_stop->setEnabled(busy);
+    m_composer->setSendEnabled(!busy && gatewayUsable());
+    m_composer->setBusy(busy);
     emit busyChanged(busy);
 }
 
@@ -562,13 +372,13 @@ void ChatConsole::scheduleRender()
 
 void ChatConsole::renderStreaming()
 {
-    if (m_streamingIndex < 0 || m_streamingIndex >= m_widgets.size())
+    if (m_streamingIndex < 0 || m_streamingIndex >= m_transcript->count())
         return;
     QElapsedTimer t;
     t.start();
     ChatMessage &m = m_conversation.messages[m_streamingIndex];
     m.stats.ttftMs = m_client->stats().ttftMs; // shown while the rest streams
-    m_widgets[m_streamingIndex]->render(m);
+    m_transcript->render(m_streamingIndex, m);
     // Rendering grows with the reply: keep it under about a quarter of the GUI thread's time.
     m_renderIntervalMs = std::clamp(int(t.elapsed()) * 4, MinRenderIntervalMs, MaxRenderIntervalMs);
 }
@@ -602,8 +412,7 @@ void ChatConsole::onFinished(const ChatOutcome &outcome)
                 m.error = outcome.error;
             break;
         }
-        if (index < m_widgets.size())
-            m_widgets[index]->render(m);
+        m_transcript->render(index, m);
     }
     setBusy(false);
     syncGatewayState();
@@ -614,47 +423,33 @@ void ChatConsole::onFinished(const ChatOutcome &outcome)
 
 int ChatConsole::messageCount() const
 {
-    return int(m_widgets.size());
+    return m_transcript->count();
+}
+
+QPlainTextEdit *ChatConsole::input() const
+{
+    return m_composer->input();
 }
 
 MessageWidget *ChatConsole::messageWidget(int index) const
 {
-    return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
-}
-
-void ChatConsole::addMessageWidget(int index)
-{
-    auto *w = new MessageWidget(m_conversation.messages[index], m_messagesHost);
-    connect(w, &MessageWidget::copyRequested, this, [this, w] { copyReply(w); });
-    // Before the trailing stretch.
-    m_messagesLayout->insertWidget(m_messagesLayout->count() - 1, w);
-    m_widgets.append(w);
-    updateEmptyHint();
+    return m_transcript->message(index);
 }
 
 void ChatConsole::rebuildMessages()
 {
-    for (MessageWidget *w : std::as_const(m_widgets))
-        delete w;
-    m_widgets.clear();
-    for (int i = 0; i < m_conversation.messages.size(); ++i)
-        addMessageWidget(i);
-    updateEmptyHint();
-    m_stickToBottom = true;
+    m_transcript->clear();
+    for (const ChatMessage &m : std::as_const(m_conversation.messages))
+        m_transcript->append(m);
+    m_transcript->followNewest();
 }
 
-void ChatConsole::updateEmptyHint()
+void ChatConsole::copyReply(int index)
 {
-    m_emptyHint->setVisible(m_widgets.isEmpty());
-}
-
-void ChatConsole::copyReply(MessageWidget *widget)
-{
-    const qsizetype i = m_widgets.indexOf(widget);
-    if (i < 0 || i >= m_conversation.messages.size())
+    if (index < 0 || index >= m_conversation.messages.size())
         return;
-    QGuiApplication::clipboard()->setText(m_conversation.messages[i].content);
-    m_status->setText(tr("Reply copied to the clipboard."));
+    QGuiApplication::clipboard()->setText(m_conversation.messages[index].content);
+    m_composer->setStatus(tr("Reply copied to the clipboard."));
 }
 
 void ChatConsole::detachReply()
@@ -675,7 +470,7 @@ void ChatConsole::newChat()
     m_conversation.clearMessages();
     rebuildMessages();
     syncGatewayState();
-    m_input->setFocus(Qt::OtherFocusReason);
+    m_composer->input()->setFocus(Qt::OtherFocusReason);
 }
 
 // ---- the conversation as a whole ----
@@ -683,11 +478,7 @@ void ChatConsole::newChat()
 Conversation ChatConsole::conversation() const
 {
     Conversation c = m_conversation;
-    c.model = currentModel();
-    c.systemPrompt = m_systemPrompt->toPlainText();
-    if (m_temperature->value() > m_temperature->minimum())
-        c.temperature = m_temperature->value();
-    c.maxTokens = m_maxTokens->value();
+    m_settings->applyTo(c);
     return c;
 }
 
@@ -717,7 +508,7 @@ bool ChatConsole::saveConversation(const QString &path, QString *error)
             *error = saved.error();
         return false;
     }
-    m_status->setText(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
+    m_composer->setStatus(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -730,7 +521,7 @@ bool ChatConsole::loadConversation(const QString &path, QString *error)
         return false;
     }
     setConversation(*loaded);
-    m_status->setText(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+    m_composer->setStatus(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 
@@ -763,7 +554,7 @@ QString ChatConsole::gatewayNotice() const
 
 QString ChatConsole::statusText() const
 {
-    return m_status->text();
+    return m_composer->status();
 }
 
 } // namespace switchyard::ui

@@ -2,12 +2,16 @@
 
 // The Chat tab: talk to a model through the gateway, the pool or one pinned node, and see who answered
 // and how fast. A self-contained widget over a Gateway (only its URL, API key and running state are
-// used): the lead places it in the main window; the Nodes view's "open in chat" calls openWith().
+// used): the main window shows it as its Chat tab; the Nodes view's "open in chat" calls openWith().
 //
 // Requests go through the gateway's HTTP port like any client's, so what the console shows is what an
 // application would get. The reply streams in through ChatClient (asynchronous, parsed as it arrives);
 // the Markdown is re-rendered on a timer, at most ~20 times a second, so a long reply never starves the
 // window.
+//
+// Its parts live in files of their own: the settings rows (chatsettingsbar, with the model box of
+// chatmodelpicker), the conversation pane (chattranscript, over messagewidget) and the message box with
+// its status line (chatcomposer).
 
 #include "chat/conversation.h"
 
@@ -15,17 +19,11 @@
 #include <QPointer>
 #include <QWidget>
 
-class QComboBox;
-class QDoubleSpinBox;
 class QFrame;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
-class QScrollArea;
-class QSpinBox;
 class QTimer;
-class QToolButton;
-class QVBoxLayout;
 
 namespace switchyard {
 class Gateway;
@@ -38,6 +36,10 @@ struct ModelEntry;
 
 namespace switchyard::ui {
 
+class ChatComposer;
+class ChatModelPicker;
+class ChatSettingsBar;
+class ChatTranscript;
 class MessageWidget;
 using client::ChatClient;
 using client::ChatMessage;
@@ -88,7 +90,7 @@ public:
     ChatClient *client() const { return m_client; }
     int messageCount() const;
     MessageWidget *messageWidget(int index) const;
-    QPlainTextEdit *input() const { return m_input; }
+    QPlainTextEdit *input() const;
     QString gatewayNotice() const; // the "gateway is off" banner's text, empty when hidden
     QString statusText() const;
 
@@ -103,17 +105,16 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void buildUi();
+    QFrame *buildBanner();
     void syncGatewayState();
     void startGateway();
     void sendFromInput();
     void setBusy(bool busy);
     void detachReply();
     void setModels(const QList<ModelEntry> &models);
-    void addMessageWidget(int index);
     void rebuildMessages();
     void scheduleRender();
     void renderStreaming();
@@ -121,11 +122,10 @@ private:
     void onReasoning(const QString &text);
     void onContent(const QString &text);
     void onFinished(const ChatOutcome &outcome);
-    void copyReply(MessageWidget *widget);
+    void copyReply(int index);
     void saveWithDialog();
     void loadWithDialog();
     void syncSettingsFrom(const Conversation &c);
-    void updateEmptyHint();
     QString baseUrl() const;
     QString apiKey() const;
     bool gatewayUsable() const;
@@ -135,33 +135,19 @@ private:
     Conversation m_conversation; // messages only; settings live in the widgets
     int m_streamingIndex = -1;   // the reply arriving now
 
-    QComboBox *m_model;
-    QToolButton *m_refresh;
-    QDoubleSpinBox *m_temperature;
-    QSpinBox *m_maxTokens;
-    QPlainTextEdit *m_systemPrompt;
-    QPushButton *m_newChat;
-    QPushButton *m_save;
-    QPushButton *m_load;
+    ChatSettingsBar *m_settings;
+    ChatModelPicker *m_model; // in m_settings
     QFrame *m_banner;
     QLabel *m_bannerText;
     QPushButton *m_startGateway;
-    QScrollArea *m_scroll;
-    QWidget *m_messagesHost;
-    QVBoxLayout *m_messagesLayout;
-    QLabel *m_emptyHint;
-    QPlainTextEdit *m_input;
-    QPushButton *m_send;
-    QPushButton *m_stop;
-    QLabel *m_status;
+    ChatTranscript *m_transcript;
+    ChatComposer *m_composer;
 
-    QList<MessageWidget *> m_widgets;
     QStringList m_modelIds;
     QString m_modelsError;
     QString m_pendingModel; // openWith() before the list arrived
     QTimer *m_renderTimer;
     int m_renderIntervalMs = 50;
-    bool m_stickToBottom = true;
     bool m_modelsLoadedOnce = false;
 };
 

@@ -1,0 +1,96 @@
+#include "bench/benchmarksuiteform.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QSpinBox>
+
+namespace switchyard::ui {
+
+BenchmarkSuiteForm::BenchmarkSuiteForm(QWidget *parent)
+    : QGroupBox(tr("Suite"), parent), m_suite(new QComboBox(this)), m_repetitions(new QSpinBox(this)),
+      m_concurrency(new QSpinBox(this)), m_sweepMax(new QComboBox(this)), m_sweepTokens(new QSpinBox(this)),
+      m_warmup(new QSpinBox(this))
+{
+    auto *form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    m_suite->setObjectName(QStringLiteral("benchSuite"));
+    // "Seed" names the suite that repeats the article's tables (`switchyard --bench --suite seed`).
+    m_suite->addItem(tr("Seed: 20/100/300 tokens + parallel"), int(bench::Suite::Seed));
+    m_suite->addItem(tr("Concurrency sweep"), int(bench::Suite::Sweep));
+    m_suite->addItem(tr("Seed + sweep"), int(bench::Suite::Full));
+    m_suite->setCurrentIndex(2);
+    connect(m_suite, &QComboBox::currentIndexChanged, this, &BenchmarkSuiteForm::updateEnabled);
+    form->addRow(tr("Suite:"), m_suite);
+
+    m_repetitions->setRange(1, 100);
+    m_repetitions->setValue(3);
+    m_repetitions->setToolTip(tr("Sequential requests per max_tokens value (20, 100, 300)"));
+    form->addRow(tr("Repetitions:"), m_repetitions);
+    m_concurrency->setRange(1, 512);
+    m_concurrency->setValue(5);
+    m_concurrency->setToolTip(tr("Parallel requests of the concurrency test (the article's tables use 5, 20 tokens each)"));
+    form->addRow(tr("Parallel:"), m_concurrency);
+    for (int level : {8, 16, 32, 64, 128, 256})
+        m_sweepMax->addItem(QString::number(level), level);
+    m_sweepMax->setCurrentIndex(3);
+    m_sweepMax->setToolTip(tr("The sweep doubles the parallel requests from 1 up to this"));
+    form->addRow(tr("Sweep up to:"), m_sweepMax);
+    m_sweepTokens->setRange(1, 4096);
+    m_sweepTokens->setValue(32);
+    m_sweepTokens->setToolTip(tr("max_tokens of every sweep request"));
+    form->addRow(tr("Sweep tokens:"), m_sweepTokens);
+    m_warmup->setRange(0, 20);
+    m_warmup->setValue(1);
+    m_warmup->setToolTip(tr("Requests per target sent first and not counted (connections, caches)"));
+    form->addRow(tr("Warm-up:"), m_warmup);
+    updateEnabled();
+}
+
+void BenchmarkSuiteForm::applyTo(bench::BenchmarkPlan &plan) const
+{
+    plan.suite = bench::Suite(m_suite->currentData().toInt());
+    plan.repetitions = m_repetitions->value();
+    plan.concurrency = m_concurrency->value();
+    plan.sweepLevels.clear();
+    for (int level = 1; level <= m_sweepMax->currentData().toInt(); level *= 2)
+        plan.sweepLevels << level;
+    plan.sweepMaxTokens = m_sweepTokens->value();
+    plan.warmupRequests = m_warmup->value();
+}
+
+void BenchmarkSuiteForm::setFrom(const bench::BenchmarkPlan &plan)
+{
+    const int suite = m_suite->findData(int(plan.suite));
+    if (suite >= 0)
+        m_suite->setCurrentIndex(suite);
+    m_repetitions->setValue(plan.repetitions);
+    m_concurrency->setValue(plan.concurrency);
+    if (!plan.sweepLevels.isEmpty()) {
+        const int top = m_sweepMax->findData(plan.sweepLevels.last());
+        if (top >= 0)
+            m_sweepMax->setCurrentIndex(top);
+    }
+    m_sweepTokens->setValue(plan.sweepMaxTokens);
+    m_warmup->setValue(plan.warmupRequests);
+}
+
+void BenchmarkSuiteForm::setRunning(bool running)
+{
+    m_running = running;
+    m_suite->setEnabled(!running);
+    m_warmup->setEnabled(!running);
+    updateEnabled();
+}
+
+void BenchmarkSuiteForm::updateEnabled()
+{
+    const auto suite = bench::Suite(m_suite->currentData().toInt());
+    const bool seed = suite == bench::Suite::Seed || suite == bench::Suite::Full;
+    const bool sweep = suite == bench::Suite::Sweep || suite == bench::Suite::Full;
+    m_repetitions->setEnabled(!m_running && seed);
+    m_concurrency->setEnabled(!m_running && seed);
+    m_sweepMax->setEnabled(!m_running && sweep);
+    m_sweepTokens->setEnabled(!m_running && sweep);
+}
+
+} // namespace switchyard::ui
