@@ -12,6 +12,7 @@
 #include <QMutex>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 namespace switchyard::stats {
@@ -61,6 +62,13 @@ public:
     QList<SecondSample> last(const QString &series, int seconds) const;
     QStringList seriesNames() const;
 
+    // Windowed percentiles and error rates (the panel's "last minute") diff the live histograms against
+    // the cumulative sample of a few seconds ago; only the last WindowCapacity of those are kept, so the
+    // memory stays fixed. The sample recorded `seconds` ago (the oldest kept one when the series is
+    // younger, or seconds > WindowCapacity − 1); nullopt for a series never recorded.
+    static constexpr int WindowCapacity = 61;
+    std::optional<CumulativeSample> cumulativeAgo(const QString &series, int seconds) const;
+
 private:
     struct Series
     {
@@ -68,6 +76,8 @@ private:
         qint64 previousSecond = -1;
         std::vector<SecondSample> ring; // Capacity slots, written round-robin
         qint64 written = 0;
+        std::vector<CumulativeSample> recent; // WindowCapacity slots, one per recorded second
+        qint64 recentWritten = 0;
         void push(const SecondSample &s);
     };
 
