@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QMetaType>
 #include <QMutex>
 #include <QString>
 #include <QStringList>
@@ -86,3 +87,5 @@ private:
 };
 
 } // namespace switchyard::stats
+
+Q_DECLARE_METATYPE(switchyard::stats::SecondSample)
