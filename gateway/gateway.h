@@ -114,6 +114,9 @@ public:
     quint16 port() const { return m_port; }
 
     GatewaySnapshot snapshot() const;
+    // The live state GatewayStatus is built from (link/gatewaystatus.h), as /api/status reads it.
+    std::shared_ptr<const routing::RoutingTable> routingTable() const { return m_table; }
+    const stats::GatewayStats &stats() const { return *m_stats; }
 
     // A drained node takes no new requests; its in-flight ones finish. False to take traffic again.
     // Returns false for an unknown node.

@@ -113,3 +113,6 @@ signals:
 };
 
 } // namespace switchyard::link
+
+Q_DECLARE_METATYPE(switchyard::link::LinkStatus)
+Q_DECLARE_METATYPE(switchyard::link::ConfigPutResult)

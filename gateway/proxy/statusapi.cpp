@@ -1,6 +1,7 @@
 #include "statusapi.h"
 
 #include "common/clock.h"
+#include "link/gatewaystatus.h"
 
 #include <QUrlQuery>
 #include <nlohmann/json.hpp>
@@ -52,12 +53,6 @@ void histogram(QByteArray &out, const char *name, const QByteArray &labels, cons
     const QByteArray braces = labels.isEmpty() ? QByteArray() : '{' + labels + '}';
     out += QByteArray(name) + "_sum" + braces + ' ' + num(h.sumMs / 1000.0) + '\n';
     out += QByteArray(name) + "_count" + braces + ' ' + QByteArray::number(h.count) + '\n';
-}
-
-nlohmann::json percentiles(const stats::HistogramSnapshot &h)
-{
-    auto p = [&](double q) { return h.count ? nlohmann::json(h.percentile(q)) : nlohmann::json(nullptr); };
-    return {{"p50", p(0.5)}, {"p95", p(0.95)}, {"p99", p(0.99)}, {"count", h.count}};
 }
 
 nlohmann::json orNull(double v)
@@ -140,58 +135,8 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
 
 LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
 {
-    const qint64 now = Clock::nowMs(); // the time health verdicts are kept in
-    nlohmann::json nodes = nlohmann::json::array();
-    for (const routing::Node &n : table.nodes()) {
-        const health::NodeHealth &h = n.runtime->health;
-        const health::ProbeDetails d = h.details();
-        const stats::NodeCounters &c = n.runtime->counters;
-        double weight = 0;
-        nlohmann::json models = nlohmann::json::array();
-        for (const config::KeyConfig &k : n.provider.keys) {
-            if (!k.enabled)
-                continue;
-            weight += k.weight;
-            for (const QString &m : k.models)
-                models.push_back(m.toStdString());
-        }
-        nlohmann::json served = nlohmann::json::array();
-        for (const QString &m : d.servedModels)
-            served.push_back(m.toStdString());
-        nodes.push_back({
-            {"name", n.name.toStdString()},
-            {"base_url", n.provider.network.baseUrl.toStdString()},
-            {"state", health::nodeStateName(h.state(now))},
-            {"reason", h.reason(now).toStdString()},
-            {"draining", h.isDraining()},
-            {"weight", weight},
-            {"models", models},
-            {"served_models", served},
-            {"version", d.version.toStdString()},
-            {"last_check_ms_since_epoch", d.lastCheckMsSinceEpoch},
-            {"in_flight", c.inFlight.load()},
-            {"attempts", c.requests.load()},
-            {"failures", c.failures.load()},
-            {"prompt_tokens", c.promptTokens.load()},
-            {"completion_tokens", c.completionTokens.load()},
-            {"ttft_ms", percentiles(n.runtime->ttft.snapshot())},
-            {"latency_ms", percentiles(n.runtime->latency.snapshot())},
-            {"vllm", {{"num_requests_running", orNull(d.running)},
-                      {"num_requests_waiting", orNull(d.waiting)},
-                      {"kv_cache_usage_perc", orNull(d.kvCacheUsage)},
-                      {"generation_tokens_total", orNull(d.generationTokensTotal)}}},
-        });
-    }
-    return prettyJsonResponse(200, {{"gateway",
-                       {{"version", SWITCHYARD_VERSION},
-                        {"requests_total", stats.requestsTotal.load()},
-                        {"errors_total", stats.errorsTotal.load()},
-                        {"in_flight", stats.inFlight.load()},
-                        {"open_connections", stats.openConnections.load()},
-                        {"ttft_ms", percentiles(stats.ttft.snapshot())},
-                        {"latency_ms", percentiles(stats.latency.snapshot())}}},
-                      {"config_generation", table.generation()},
-                      {"nodes", nodes}});
+    // A worker answers, so the gateway is running; the listen URL comes from the config.
+    return prettyJsonResponse(200, link::toJson(link::gatewayStatusOf(table, stats, link::RunState{})));
 }
 
 namespace {

@@ -55,6 +55,10 @@ void SecondsHistory::record(qint64 second, const QHash<QString, CumulativeSample
         }
         // Two samples within one second: keep the older baseline, so nothing between them is lost.
         if (s.previousSecond < 0 || second > s.previousSecond) {
+            if (s.recent.empty())
+                s.recent.resize(WindowCapacity);
+            s.recent[size_t(s.recentWritten % WindowCapacity)] = now;
+            ++s.recentWritten;
             s.previous = now;
             s.previousSecond = second;
         }
@@ -74,6 +78,18 @@ QList<SecondSample> SecondsHistory::last(const QString &name, int seconds) const
     for (qint64 i = s.written - n; i < s.written; ++i)
         out.append(s.ring[size_t(i % Capacity)]);
     return out;
+}
+
+std::optional<CumulativeSample> SecondsHistory::cumulativeAgo(const QString &name, int seconds) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_series.constFind(name);
+    if (it == m_series.cend() || it->recentWritten == 0)
+        return std::nullopt;
+    const Series &s = it.value();
+    const qint64 kept = std::min<qint64>(s.recentWritten, WindowCapacity);
+    const qint64 back = std::clamp<qint64>(seconds, 0, kept - 1);
+    return s.recent[size_t((s.recentWritten - 1 - back) % WindowCapacity)];
 }
 
 QStringList SecondsHistory::seriesNames() const

@@ -9,9 +9,11 @@
 
 #include <QHash>
 #include <QList>
+#include <QMetaType>
 #include <QMutex>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 namespace switchyard::stats {
@@ -61,6 +63,13 @@ public:
     QList<SecondSample> last(const QString &series, int seconds) const;
     QStringList seriesNames() const;
 
+    // Windowed percentiles and error rates (the panel's "last minute") diff the live histograms against
+    // the cumulative sample of a few seconds ago; only the last WindowCapacity of those are kept, so the
+    // memory stays fixed. The sample recorded `seconds` ago (the oldest kept one when the series is
+    // younger, or seconds > WindowCapacity − 1); nullopt for a series never recorded.
+    static constexpr int WindowCapacity = 61;
+    std::optional<CumulativeSample> cumulativeAgo(const QString &series, int seconds) const;
+
 private:
     struct Series
     {
@@ -68,6 +77,8 @@ private:
         qint64 previousSecond = -1;
         std::vector<SecondSample> ring; // Capacity slots, written round-robin
         qint64 written = 0;
+        std::vector<CumulativeSample> recent; // WindowCapacity slots, one per recorded second
+        qint64 recentWritten = 0;
         void push(const SecondSample &s);
     };
 
@@ -76,3 +87,5 @@ private:
 };
 
 } // namespace switchyard::stats
+
+Q_DECLARE_METATYPE(switchyard::stats::SecondSample)

@@ -1,0 +1,121 @@
+#pragma once
+
+// What a gateway says about itself in one look: the document GET /api/status serves and the value a
+// GatewayLink hands the panel. One builder makes it from the gateway's live state and one parser reads
+// it back, so a remote panel sees exactly what the local one sees (toJson → gatewayStatusFromJson is
+// exact). Rates come from the per-second history (the last RateWindowSeconds); windowed percentiles
+// diff the live histograms against the cumulative sample of PercentileWindowSeconds ago.
+
+#include "common/expected.h"
+#include "config/config.h"
+#include "health/nodehealth.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace switchyard::routing {
+class RoutingTable;
+}
+namespace switchyard::stats {
+class GatewayStats;
+}
+
+namespace switchyard::link {
+
+inline constexpr int RateWindowSeconds = 5;
+inline constexpr int ErrorRateWindowSeconds = 30;
+inline constexpr int PercentileWindowSeconds = 60;
+
+// Since the gateway started counting (all time): what /api/status always served.
+struct Percentiles
+{
+    std::optional<double> p50, p95, p99; // ms; none while nothing was measured
+    qint64 count = 0;
+    bool operator==(const Percentiles &) const = default;
+};
+
+// Per second over the last RateWindowSeconds of the history.
+struct Rates
+{
+    double requestsPerSecond = 0;
+    double errorsPerSecond = 0;
+    double tokensPerSecond = 0; // completion tokens generated
+    bool operator==(const Rates &) const = default;
+};
+
+// Over the last PercentileWindowSeconds; none when nothing finished in it.
+struct WindowLatency
+{
+    std::optional<double> latencyP50Ms, latencyP95Ms, ttftP95Ms;
+    bool operator==(const WindowLatency &) const = default;
+};
+
+struct NodeStatus
+{
+    QString name;
+    QString baseUrl;
+    QStringList models;       // what the config's enabled keys serve
+    QStringList servedModels; // what the node's /v1/models said
+    QString version;          // the node's /version
+    double weight = 0;
+    health::NodeState state = health::NodeState::Unknown;
+    QString reason;
+    bool draining = false;
+    qint64 lastCheckMsSinceEpoch = 0;
+    // vLLM gauges from the node's /metrics; none when the node does not export them.
+    std::optional<double> running, waiting, kvCacheUsage, generationTokensTotal;
+    qint64 inFlight = 0, attempts = 0, successes = 0, failures = 0, promptTokens = 0, completionTokens = 0;
+    Rates rates;
+    std::optional<double> errorRate; // failed share of attempts over ErrorRateWindowSeconds; none if no attempts
+    WindowLatency window;
+    Percentiles ttftAllTime, latencyAllTime;
+    bool operator==(const NodeStatus &) const = default;
+};
+
+struct GatewayStatus
+{
+    QString version;
+    qint64 uptimeMs = 0; // since the gateway's process started
+    bool running = false;
+    bool accepting = false; // new requests are taken (running and not stopping)
+    bool stopping = false;
+    QString listenUrl;
+    QString configHash;     // SHA-256 hex of the running config (configHash())
+    quint64 configGeneration = 0;
+    qint64 requestsTotal = 0, errorsTotal = 0, inFlight = 0, openConnections = 0;
+    Rates rates;
+    WindowLatency window;
+    Percentiles ttftAllTime, latencyAllTime;
+    QList<NodeStatus> nodes;
+    bool operator==(const GatewayStatus &) const = default;
+};
+
+// What only the Gateway object knows; /api/status, answered on a worker, passes what a worker knows.
+struct RunState
+{
+    bool running = true;
+    bool stopping = false;
+    QString listenUrl; // empty: derived from the config's listen address
+};
+
+// The running config as the canonical JSON document the config loader reads (keys sorted, secrets as
+// written: "env.NAME" references kept, literal values masked when maskSecrets).
+nlohmann::json configToJson(const config::GatewayConfig &config, bool maskSecrets);
+// SHA-256 hex of the unmasked canonical document: changes whenever anything in the config does.
+QString configHash(const config::GatewayConfig &config);
+
+GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::GatewayStats &stats,
+                              const RunState &run);
+
+nlohmann::json toJson(const GatewayStatus &status);
+// Unknown fields are ignored (newer gateways add some); a missing or mistyped required one is an error
+// naming its place, like "nodes[1].state: missing".
+Expected<GatewayStatus, QString> gatewayStatusFromJson(const nlohmann::json &json);
+
+} // namespace switchyard::link
+
+Q_DECLARE_METATYPE(switchyard::link::GatewayStatus)

@@ -1,0 +1,61 @@
+#pragma once
+
+// The panel's link to the Gateway object of this process. It reads the same live state /api/status
+// serves (link/gatewaystatus.h) instead of computing its own, so a local and a remote panel agree.
+// Every answer is emitted from a queued call: a caller never sees a signal from inside its own call,
+// exactly as with a remote gateway.
+
+#include "link/gatewaylink.h"
+
+class QTimer;
+
+namespace switchyard {
+class Gateway;
+}
+
+namespace switchyard::link {
+
+class LocalGatewayLink final : public GatewayLink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LocalGatewayLink)
+
+public:
+    static constexpr int PollIntervalMs = 250;
+
+    // The gateway must outlive the link.
+    explicit LocalGatewayLink(Gateway *gateway, QObject *parent = nullptr);
+    ~LocalGatewayLink() override;
+
+    QString displayName() const override;
+    bool isRemote() const override { return false; }
+    QUrl apiUrl() const override;
+    QString clientKey() const override;
+
+    void start() override;
+    void stop() override;
+
+    LinkStatus linkStatus() const override;
+    std::optional<GatewayStatus> status() const override { return m_status; }
+
+    void fetchRequests(quint64 afterCursor, int max) override;
+    void fetchHistory(const QString &series, int seconds) override;
+    void fetchConfig() override;
+
+    void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
+    void nodeAction(const QString &node, NodeAction action) override;
+    void setAccepting(bool accepting) override;
+
+private:
+    void poll();
+    // Runs `emitter` from the event loop, after the caller's call has returned.
+    void later(std::function<void()> emitter);
+    ConfigPutResult applyConfigText(const QByteArray &text, const QString &ifMatchHash);
+
+    Gateway *m_gateway;
+    QTimer *m_timer;
+    std::optional<GatewayStatus> m_status;
+    qint64 m_lastAnswerMs = 0;
+};
+
+} // namespace switchyard::link
