@@ -1,21 +1,16 @@
 #pragma once
 
 // Decides what to do with one parsed client request: answer it locally (health, model list, errors)
-// or start a ProxyExchange. Pure request → decision logic, no sockets, so it is easy to test.
+// or start an exchange. The endpoints are the rows of proxy/routes.h; this matches a request against
+// them, checks who may call the route (proxy/accesscheck.h) and runs its handler. Pure request →
+// decision logic, no sockets, so it is easy to test.
 
 #include "http/httptypes.h"
 #include "proxy/localresponse.h"
 #include "proxy/proxyexchange.h"
-
-#include <memory>
+#include "proxy/routes.h"
 
 namespace switchyard::proxy {
-
-struct Dispatch
-{
-    std::optional<LocalResponse> local;       // answer this, or
-    std::unique_ptr<Exchange> exchange;       // run this
-};
 
 Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 

@@ -149,7 +149,7 @@ void ClientConnection::handleRequest(http::Request request)
             workerContext->requestLogger(r);
     };
     // Probes and scrapes (/health, /metrics, /api/*) are not client traffic: they neither count nor log.
-    const bool management = request.path == "/health" || request.path == "/metrics" || request.path.startsWith("/api/");
+    const bool management = !proxy::countsAsClientTraffic(request.path);
     if (!management) {
         stats->requestsTotal.fetch_add(1, std::memory_order_relaxed);
         stats->inFlight.fetch_add(1, std::memory_order_relaxed); // a proxied exchange's onFinished takes it back

@@ -1,0 +1,202 @@
+#include "proxy/routehandlers.h"
+
+#include "http/jsonbodyscanner.h"
+#include "proxy/configupdateexchange.h"
+#include "proxy/dispatcher.h"
+#include "proxy/statusapi.h"
+
+#include <QDateTime>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::proxy::handlers {
+
+namespace {
+
+Dispatch answer(LocalResponse response)
+{
+    Dispatch d;
+    d.local = std::move(response);
+    return d;
+}
+
+LocalResponse jsonResponse(int status, const nlohmann::json &j)
+{
+    const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return {status, "Content-Type: application/json\r\n", QByteArray(text.data(), qsizetype(text.size()))};
+}
+
+nlohmann::json modelObject(const routing::RoutingTable::ModelInfo &m, qint64 created)
+{
+    return {{"id", m.id.toStdString()},
+            {"object", "model"},
+            {"created", created},
+            {"owned_by", m.providers.join(u',').toStdString()}};
+}
+
+// The statistics are there in every running gateway; a dispatcher driven without them says so.
+std::optional<LocalResponse> withoutStats(const ExchangeContext &context)
+{
+    if (context.stats)
+        return std::nullopt;
+    return errorResponse(503, u"The gateway keeps no statistics here"_s, "unavailable");
+}
+
+// The body checks every proxied POST passes before a node is chosen.
+std::optional<LocalResponse> bodyProblem(const http::ScannedBody &scan)
+{
+    if (!scan.valid) {
+        return errorResponse(400, u"The request body is not valid JSON: "_s % QString::fromUtf8(scan.error)
+                                      % u" at byte "_s % QString::number(scan.errorOffset),
+                             "invalid_json");
+    }
+    if (!scan.isObject)
+        return errorResponse(400, u"The request body must be a JSON object"_s, "invalid_json");
+    if (!scan.model || scan.model->isEmpty()) {
+        return errorResponse(400,
+                             scan.modelPresentButNotString ? u"The field 'model' must be a string"_s
+                                                           : u"Missing required field 'model'"_s,
+                             "missing_model", "model");
+    }
+    if (scan.fallbacksInvalid) {
+        return errorResponse(400, u"The field 'fallbacks' must be an array of model names"_s, "invalid_fallbacks",
+                             "fallbacks");
+    }
+    return std::nullopt;
+}
+
+config::RequestKind requestKind(QByteArrayView path, bool stream)
+{
+    if (path == "/v1/chat/completions")
+        return stream ? config::RequestKind::ChatCompletionStream : config::RequestKind::ChatCompletion;
+    if (path == "/v1/completions")
+        return stream ? config::RequestKind::TextCompletionStream : config::RequestKind::TextCompletion;
+    return config::RequestKind::Embedding;
+}
+
+// One model's route, narrowed to the providers that allow this kind of request. A refusal is an
+// answer only for the requested model; a fallback that cannot serve is skipped.
+Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, const QByteArray &model,
+                                            config::RequestKind kind)
+{
+    routing::ResolveError err;
+    std::optional<routing::Route> route = table.resolve(model, &err);
+    if (!route)
+        return unexpected(errorResponse(err.status, err.message, err.code, "model"));
+    std::vector<routing::PoolEntry> allowed;
+    for (const routing::PoolEntry &e : route->candidates) {
+        if (table.nodes()[size_t(e.node)].provider.allowed.allows(kind))
+            allowed.push_back(e);
+    }
+    if (allowed.empty() && !route->candidates.empty()) {
+        const QString flag = QString::fromLatin1(config::flagName(kind));
+        const QString who = route->pinned
+                                ? u"The provider '"_s % table.nodes()[size_t(route->candidates[0].node)].name
+                                      % u"' does not allow "_s
+                                : u"No provider serving '"_s % QString::fromUtf8(model) % u"' allows "_s;
+        return unexpected(errorResponse(
+            400, who % flag % u" requests (custom_provider_config.allowed_requests."_s % flag % u" is not true)"_s,
+            "request_type_not_allowed"));
+    }
+    route->candidates = std::move(allowed);
+    return Target{QString::fromUtf8(model), std::move(*route)};
+}
+
+} // namespace
+
+Dispatch health(const http::Request &, const ExchangeContext &, ResponseSink *)
+{
+    return answer(jsonResponse(200, {{"status", "ok"}}));
+}
+
+Dispatch listModels(const http::Request &, const ExchangeContext &context, ResponseSink *)
+{
+    const qint64 created = QDateTime::currentSecsSinceEpoch();
+    nlohmann::json data = nlohmann::json::array();
+    for (const auto &m : context.table->models())
+        data.push_back(modelObject(m, created));
+    return answer(jsonResponse(200, {{"object", "list"}, {"data", std::move(data)}}));
+}
+
+Dispatch describeModel(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+{
+    const QByteArrayView encoded = request.path.sliced(qsizetype(std::strlen("/v1/models/")));
+    const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(encoded.toByteArray()));
+    for (const auto &m : context.table->models()) {
+        if (m.id == id)
+            return answer(jsonResponse(200, modelObject(m, QDateTime::currentSecsSinceEpoch())));
+    }
+    return answer(errorResponse(404, u"The model '"_s % id % u"' does not exist"_s, "model_not_found"));
+}
+
+Dispatch proxied(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+{
+    const http::ScannedBody scan = http::scanRequestBody(request.body);
+    if (auto problem = bodyProblem(scan))
+        return answer(std::move(*problem));
+    const config::RequestKind kind = requestKind(request.path, scan.stream);
+    std::vector<Target> targets;
+    auto primary = buildTarget(*context.table, *scan.model, kind);
+    if (!primary)
+        return answer(primary.error());
+    targets.push_back(std::move(*primary));
+    for (const QByteArray &fb : scan.fallbacks) {
+        if (auto fallback = buildTarget(*context.table, fb, kind))
+            targets.push_back(std::move(*fallback));
+    }
+
+    stats::RequestRecord record;
+    record.startedMsSinceEpoch = QDateTime::currentMSecsSinceEpoch();
+    record.method = request.method;
+    record.path = request.path;
+    record.model = QString::fromUtf8(*scan.model);
+    record.stream = scan.stream;
+    Dispatch d;
+    d.exchange = std::make_unique<ProxyExchange>(context, sink, request.path, http::makeBodyTemplate(request.body, scan),
+                                                 std::move(targets), scan.stream, std::move(record));
+    return d;
+}
+
+Dispatch metrics(const http::Request &, const ExchangeContext &context, ResponseSink *)
+{
+    if (auto missing = withoutStats(context))
+        return answer(std::move(*missing));
+    return answer(metricsResponse(*context.table, *context.stats));
+}
+
+Dispatch status(const http::Request &, const ExchangeContext &context, ResponseSink *)
+{
+    if (auto missing = withoutStats(context))
+        return answer(std::move(*missing));
+    return answer(statusResponse(*context.table, *context.stats));
+}
+
+Dispatch history(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+{
+    if (auto missing = withoutStats(context))
+        return answer(std::move(*missing));
+    return answer(historyResponse(*context.stats, request.target));
+}
+
+Dispatch requestLog(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+{
+    if (auto missing = withoutStats(context))
+        return answer(std::move(*missing));
+    return answer(requestsResponse(*context.stats, request.target));
+}
+
+Dispatch updateConfig(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+{
+    Dispatch d;
+    d.exchange = std::make_unique<ConfigUpdateExchange>(context.updateConfig, request.body, sink);
+    return d;
+}
+
+Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+{
+    return answer(nodeActionResponse(*context.table, request.path));
+}
+
+} // namespace switchyard::proxy::handlers

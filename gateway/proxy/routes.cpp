@@ -1,0 +1,95 @@
+#include "proxy/routes.h"
+
+#include "proxy/routehandlers.h"
+
+#include <array>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::proxy {
+
+namespace {
+
+// Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
+constexpr std::array<Route, 12> RouteTable = {{
+    {Get | Head, "/health", false, Access::Public, false, &handlers::health},
+    {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/embeddings", false, Access::Client, true, &handlers::proxied},
+    {Get, "/v1/models", false, Access::Client, true, &handlers::listModels},
+    {Get, "/v1/models/", true, Access::Client, true, &handlers::describeModel},
+    {Get, "/metrics", false, Access::Management, false, &handlers::metrics},
+    {Get, "/api/status", false, Access::Management, false, &handlers::status},
+    {Get, "/api/history", false, Access::Management, false, &handlers::history},
+    {Get, "/api/requests", false, Access::Management, false, &handlers::requestLog},
+    {Put, "/api/config", false, Access::Management, false, &handlers::updateConfig},
+    {Post, "/api/nodes/", true, Access::Management, false, &handlers::nodeAction},
+}};
+
+// Unknown management paths still pass the access check before their 404, so the management API does
+// not describe itself to callers who may not use it.
+constexpr Route UnknownManagementPath = {NoMethod, "/api/", true, Access::Management, false, nullptr};
+
+bool matches(const Route &route, QByteArrayView path)
+{
+    return route.prefix ? path.startsWith(route.path) : path == route.path;
+}
+
+} // namespace
+
+Method methodFromName(QByteArrayView name)
+{
+    if (name == "GET")
+        return Get;
+    if (name == "HEAD")
+        return Head;
+    if (name == "POST")
+        return Post;
+    if (name == "PUT")
+        return Put;
+    return NoMethod;
+}
+
+std::span<const Route> routes()
+{
+    return RouteTable;
+}
+
+const Route *findRoute(QByteArrayView path)
+{
+    for (const Route &r : RouteTable) {
+        if (matches(r, path))
+            return &r;
+    }
+    return matches(UnknownManagementPath, path) ? &UnknownManagementPath : nullptr;
+}
+
+QByteArray allowedMethods(const Route &route)
+{
+    static constexpr std::pair<Method, const char *> Names[] = {{Get, "GET"}, {Head, "HEAD"}, {Post, "POST"}, {Put, "PUT"}};
+    QByteArray out;
+    for (const auto &[bit, name] : Names) {
+        if (route.methods & bit)
+            out += (out.isEmpty() ? "" : ", ") + QByteArray(name);
+    }
+    return out;
+}
+
+QString servedEndpoints()
+{
+    QStringList paths;
+    for (const Route &r : RouteTable) {
+        if (r.access == Access::Client && !r.prefix)
+            paths << QString::fromLatin1(r.path);
+    }
+    const QString last = paths.takeLast();
+    return paths.join(u", "_s) % u" and "_s % last;
+}
+
+bool countsAsClientTraffic(QByteArrayView path)
+{
+    const Route *r = findRoute(path);
+    return !r || r->clientTraffic;
+}
+
+} // namespace switchyard::proxy

@@ -1,0 +1,68 @@
+#pragma once
+
+// The gateway's endpoints, listed once: which methods each path takes, who may call it, and whether a
+// call is client traffic (counted and logged) or an operator's probe or scrape. The dispatcher answers
+// from this table (404, 405 + Allow, the handler), the connection asks it what to count, and the 404
+// message names the served endpoints from it, so a new endpoint is one more row.
+
+#include "http/httptypes.h"
+#include "proxy/localresponse.h"
+#include "proxy/proxyexchange.h"
+
+#include <QByteArrayView>
+#include <memory>
+#include <optional>
+#include <span>
+
+namespace switchyard::proxy {
+
+struct Dispatch
+{
+    std::optional<LocalResponse> local;       // answer this, or
+    std::unique_ptr<Exchange> exchange;       // run this
+};
+
+// Who may call a route (docs/SECURITY.md, "Roles").
+enum class Access {
+    Public,     // anyone: load balancers' health checks
+    Client,     // the OpenAI endpoints: a client or admin key when keys are configured
+    Management, // /metrics and /api/*: an admin key, or loopback while no keys are configured
+};
+
+enum Method : unsigned {
+    NoMethod = 0,
+    Get = 1,
+    Head = 2,
+    Post = 4,
+    Put = 8,
+};
+Method methodFromName(QByteArrayView name);
+
+using RouteHandler = Dispatch (*)(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+
+struct Route
+{
+    unsigned methods;       // Method bits; none for a catch-all that only answers 404 after the access check
+    QByteArrayView path;
+    bool prefix;            // path is a prefix ("/api/nodes/" + name + "/drain")
+    Access access;
+    bool clientTraffic;     // counted in requests/s and written to the request log
+    RouteHandler handler;
+};
+
+std::span<const Route> routes();
+
+// The route serving this path (whatever the method); nullptr when the gateway serves no such path.
+const Route *findRoute(QByteArrayView path);
+
+// "GET, HEAD": the methods a route takes, for an Allow header or a message.
+QByteArray allowedMethods(const Route &route);
+
+// "/v1/chat/completions, /v1/completions, /v1/embeddings and /v1/models": the client endpoints, for
+// the message of a 404.
+QString servedEndpoints();
+
+// Whether a request on this path counts as client traffic. Unknown paths do: a client asked for them.
+bool countsAsClientTraffic(QByteArrayView path);
+
+} // namespace switchyard::proxy
