@@ -93,7 +93,10 @@ struct GatewaySettings
     RoutingStrategy defaultStrategy = RoutingStrategy::WeightedRoundRobin;
     QMap<QString, RoutingStrategy> strategyByModel;
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>
-    // Listening beyond loopback without api_keys is refused unless this is set (docs/SECURITY.md).
+    // Keys that may also use the management API and /metrics; client keys may not (docs/SECURITY.md).
+    QStringList adminKeys;
+    bool metricsWithoutKey = false;      // /metrics open to anyone who reaches it (a trusted Prometheus)
+    // Listening beyond loopback without api_keys or admin_keys is refused unless this is set.
     bool allowUnauthenticatedNetworkAccess = false;
     QStringList corsOrigins;             // browser origins allowed to call the gateway; "*" = any; empty = CORS off
 };

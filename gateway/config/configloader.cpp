@@ -46,7 +46,7 @@ EnvLookup processEnvironment()
 
 QString exposureProblem(const GatewaySettings &settings)
 {
-    if (isLoopbackHost(settings.listenHost) || !settings.apiKeys.isEmpty() ||
+    if (isLoopbackHost(settings.listenHost) || !settings.apiKeys.isEmpty() || !settings.adminKeys.isEmpty() ||
         settings.allowUnauthenticatedNetworkAccess)
         return {};
     return u"listening on "_s + settings.listenHost +

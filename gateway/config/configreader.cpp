@@ -54,6 +54,8 @@ const QStringList &settingsFields()
                                        u"ejection_error_rate_window_ms"_s,
                                        u"routing"_s,
                                        u"api_keys"_s,
+                                       u"admin_keys"_s,
+                                       u"metrics_without_key"_s,
                                        u"allow_unauthenticated_network_access"_s,
                                        u"cors_origins"_s};
     return fields;
@@ -396,6 +398,10 @@ private:
 
         if (const Json *keys = get(v, path, "api_keys", Kind::Array))
             s.apiKeys = readApiKeys(*keys, memberPath(path, "api_keys"));
+        if (const Json *keys = get(v, path, "admin_keys", Kind::Array))
+            s.adminKeys = readApiKeys(*keys, memberPath(path, "admin_keys"));
+        if (const auto open = boolean(v, path, "metrics_without_key"))
+            s.metricsWithoutKey = *open;
         if (const auto allow = boolean(v, path, "allow_unauthenticated_network_access"))
             s.allowUnauthenticatedNetworkAccess = *allow;
         if (const Json *origins = get(v, path, "cors_origins", Kind::Array))
@@ -462,7 +468,7 @@ private:
         }
     }
 
-    // switchyard.api_keys: the keys clients must send, literal or "env.NAME".
+    // switchyard.api_keys and admin_keys: the keys clients and operators send, literal or "env.NAME".
     QStringList readApiKeys(const Json &keys, const QString &keysPath)
     {
         QStringList out;

@@ -8,23 +8,60 @@ namespace switchyard::proxy {
 
 namespace {
 
-bool authorised(const http::Request &request, const config::GatewaySettings &settings)
+enum class Caller { NoKey, WrongKey, Client, Admin };
+
+// Which kind of key the request carries. Every configured key is compared, whatever matched before,
+// so the time taken says nothing about which keys exist.
+Caller identify(const http::Request &request, const config::GatewaySettings &settings)
 {
-    if (settings.apiKeys.isEmpty())
-        return true;
     QByteArrayView auth = request.header("authorization");
+    if (auth.isEmpty())
+        return Caller::NoKey;
     if (!auth.startsWith("Bearer ") && !auth.startsWith("bearer "))
-        return false;
+        return Caller::WrongKey;
     auth = auth.sliced(7).trimmed();
-    bool ok = false;
+    bool admin = false;
+    bool client = false;
+    for (const QString &key : settings.adminKeys)
+        admin |= constantTimeEquals(auth, key.toUtf8());
     for (const QString &key : settings.apiKeys)
-        ok |= constantTimeEquals(auth, key.toUtf8());
-    return ok;
+        client |= constantTimeEquals(auth, key.toUtf8());
+    return admin ? Caller::Admin : client ? Caller::Client : Caller::WrongKey;
 }
 
 LocalResponse missingKey()
 {
     return errorResponse(401, u"Missing or invalid API key: send Authorization: Bearer <key>"_s, "invalid_api_key");
+}
+
+std::optional<LocalResponse> clientRefusal(Caller caller, const config::GatewaySettings &settings)
+{
+    // No keys at all: the OpenAI endpoints are open (beyond loopback only when the operator said so).
+    if (settings.apiKeys.isEmpty() && settings.adminKeys.isEmpty())
+        return std::nullopt;
+    if (caller == Caller::Client || caller == Caller::Admin)
+        return std::nullopt;
+    return missingKey();
+}
+
+std::optional<LocalResponse> managementRefusal(Caller caller, const http::Request &request,
+                                               const config::GatewaySettings &settings)
+{
+    if (caller == Caller::Admin)
+        return std::nullopt;
+    // A client key is known and valid, so saying it may not do this tells its holder nothing new.
+    if (caller == Caller::Client) {
+        return errorResponse(403, u"This key may use the OpenAI endpoints only: the management API and /metrics "
+                                  "need a key from switchyard.admin_keys"_s, "forbidden");
+    }
+    if (settings.adminKeys.isEmpty() && !request.fromLoopback) {
+        return errorResponse(403, u"The management API answers loopback clients only unless "
+                                  "switchyard.admin_keys is set"_s, "forbidden");
+    }
+    // Loopback with no keys configured: the operator on this machine, as before roles existed.
+    if (settings.apiKeys.isEmpty() && settings.adminKeys.isEmpty())
+        return std::nullopt;
+    return missingKey();
 }
 
 } // namespace
@@ -48,20 +85,20 @@ std::optional<LocalResponse> accessRefusal(Access access, const http::Request &r
     case Access::Public:
         return std::nullopt;
     case Access::Client:
-        if (!authorised(request, settings))
-            return missingKey();
-        return std::nullopt;
+        return clientRefusal(identify(request, settings), settings);
     case Access::Management:
-        // Loopback clients, or any client with a gateway API key when keys are set.
-        if (settings.apiKeys.isEmpty() && !request.fromLoopback) {
-            return errorResponse(403, u"The management API answers loopback clients only unless "
-                                      "switchyard.api_keys is set"_s, "forbidden");
-        }
-        if (!authorised(request, settings))
-            return missingKey();
-        return std::nullopt;
+        return managementRefusal(identify(request, settings), request, settings);
     }
     return missingKey();
+}
+
+std::optional<LocalResponse> accessRefusal(const Route &route, const http::Request &request,
+                                           const config::GatewaySettings &settings)
+{
+    // A trusted Prometheus scrapes without a key when the operator opened /metrics explicitly.
+    if (settings.metricsWithoutKey && route.path == "/metrics")
+        return std::nullopt;
+    return accessRefusal(route.access, request, settings);
 }
 
 } // namespace switchyard::proxy

@@ -12,8 +12,14 @@
 
 namespace switchyard::proxy {
 
-// nullopt: go ahead; otherwise the refusal to send (401 or 403, OpenAI-shaped).
+// nullopt: go ahead; otherwise the refusal to send (401 or 403, OpenAI-shaped). Client keys
+// (switchyard.api_keys) may use the OpenAI endpoints; admin keys (switchyard.admin_keys) everything.
+// No or a wrong key is a 401; a client key on the management API a 403. Management beyond loopback
+// answers admin keys only; with no keys configured at all, loopback may use everything.
 std::optional<LocalResponse> accessRefusal(Access access, const http::Request &request,
+                                           const config::GatewaySettings &settings);
+// The same for a route, with the operator's opening of /metrics (switchyard.metrics_without_key).
+std::optional<LocalResponse> accessRefusal(const Route &route, const http::Request &request,
                                            const config::GatewaySettings &settings);
 
 // Compares without an early exit, so response timing does not reveal how much of a key matched.

@@ -51,7 +51,7 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
     // The management API checks the caller first, so it does not describe itself to callers who may
     // not use it; the OpenAI endpoints answer a wrong method before asking for a key, as OpenAI does.
     if (route->access == Access::Management) {
-        if (auto refusal = accessRefusal(route->access, request, settings))
+        if (auto refusal = accessRefusal(*route, request, settings))
             return answer(std::move(*refusal));
     }
     if (!route->handler)
@@ -59,7 +59,7 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
     if (!methodAllowed)
         return answer(methodNotAllowed(request, *route));
     if (route->access != Access::Management) {
-        if (auto refusal = accessRefusal(route->access, request, settings))
+        if (auto refusal = accessRefusal(*route, request, settings))
             return answer(std::move(*refusal));
     }
     return route->handler(request, context, sink);

@@ -129,17 +129,22 @@ private slots:
         QCOMPARE(request(f.port, "GET", "/api/config").status, 405);
     }
 
-    void putNeedsTheApiKeyWhenKeysAreSet()
+    // Roles (docs/SECURITY.md): a client key may no longer replace the config; an admin key may.
+    void putNeedsAnAdminKeyWhenKeysAreSet()
     {
         GatewayFixture f;
-        QVERIFY(f.start({QStringLiteral("a")}, {}, {},
-                        [](config::GatewayConfig &c) { c.settings.apiKeys = {QStringLiteral("s3cret")}; }));
-        const QByteArray text = configText(f, {2}, "\"api_keys\": [\"s3cret\"]");
+        QVERIFY(f.start({QStringLiteral("a")}, {}, {}, [](config::GatewayConfig &c) {
+            c.settings.apiKeys = {QStringLiteral("s3cret")};
+            c.settings.adminKeys = {QStringLiteral("adm1n")};
+        }));
+        const QByteArray text = configText(f, {2}, "\"api_keys\": [\"s3cret\"], \"admin_keys\": [\"adm1n\"]");
         TestResponse r = putConfig(f.port, text);
         QCOMPARE(r.status, 401);
+        r = request(f.port, "PUT", "/api/config", text, 15000, {{"Authorization", "Bearer s3cret"}});
+        QCOMPARE(r.status, 403);
         std::atomic<bool> done{false};
         QThread *t = QThread::create([&] {
-            r = request(f.port, "PUT", "/api/config", text, 15000, {{"Authorization", "Bearer s3cret"}});
+            r = request(f.port, "PUT", "/api/config", text, 15000, {{"Authorization", "Bearer adm1n"}});
             done = true;
         });
         t->start();

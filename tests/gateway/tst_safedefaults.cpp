@@ -42,6 +42,7 @@ private slots:
         QVERIFY(parsed.error().first().message.contains(QStringLiteral("switchyard.api_keys")));
 
         QVERIFY(config::parseConfig(minimalConfig("{\"listen\": \"0.0.0.0:8080\", \"api_keys\": [\"k1\"]}")));
+        QVERIFY(config::parseConfig(minimalConfig("{\"listen\": \"0.0.0.0:8080\", \"admin_keys\": [\"a1\"]}")));
         QVERIFY(config::parseConfig(
             minimalConfig("{\"listen\": \"0.0.0.0:8080\", \"allow_unauthenticated_network_access\": true}")));
         QVERIFY(config::parseConfig(minimalConfig("{\"listen\": \"localhost:8080\"}")));
@@ -58,6 +59,41 @@ private slots:
         QVERIFY(!started);
         QVERIFY2(started.error().contains(QStringLiteral("Refusing to listen")), qPrintable(started.error()));
         QVERIFY(!gateway.isRunning());
+    }
+
+    void adminKeysAndMetricsOptInAreRead()
+    {
+        qputenv("SWITCHYARD_TEST_ADMIN_KEY", "sk-admin-from-env");
+        auto parsed = config::parseConfig(minimalConfig(
+            "{\"api_keys\": [\"c1\"], \"admin_keys\": [\"a1\", \"env.SWITCHYARD_TEST_ADMIN_KEY\"], "
+            "\"metrics_without_key\": true}"));
+        qunsetenv("SWITCHYARD_TEST_ADMIN_KEY");
+        QVERIFY(parsed);
+        QCOMPARE(parsed->settings.apiKeys, QStringList{QStringLiteral("c1")});
+        QCOMPARE(parsed->settings.adminKeys, (QStringList{QStringLiteral("a1"), QStringLiteral("sk-admin-from-env")}));
+        QVERIFY(parsed->settings.metricsWithoutKey);
+        QVERIFY(!config::parseConfig(minimalConfig("{}"))->settings.metricsWithoutKey); // off by default
+
+        parsed = config::parseConfig(minimalConfig("{\"admin_keys\": [\"\", 3, \"env.SWITCHYARD_NO_SUCH_KEY\"]}"));
+        QVERIFY(!parsed);
+        QCOMPARE(parsed.error().size(), 3);
+        QCOMPARE(parsed.error()[0].path, QStringLiteral("switchyard.admin_keys[0]"));
+        QCOMPARE(parsed.error()[1].path, QStringLiteral("switchyard.admin_keys[1]"));
+        QCOMPARE(parsed.error()[2].path, QStringLiteral("switchyard.admin_keys[2]"));
+    }
+
+    // Any API key used to reach the management API; since roles, a client key reaches it nowhere, and
+    // with no admin_keys nothing reaches it over HTTP but loopback on a gateway without keys.
+    void clientKeyNeverReachesManagement()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}, {}, {},
+                        [](config::GatewayConfig &c) { c.settings.apiKeys = {QStringLiteral("k1")}; }));
+        const TestResponse r = request(f.port, "GET", "/api/status", {}, 10000, {{"Authorization", "Bearer k1"}});
+        QCOMPARE(r.status, 403);
+        QVERIFY(r.body.contains("switchyard.admin_keys"));
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1"), 10000,
+                         {{"Authorization", "Bearer k1"}}).status, 200);
     }
 
     void corsOriginsAreValidated()

@@ -196,6 +196,48 @@ private slots:
         QCOMPARE(code("/v1/embeddings", R"({"model":"m1","input":"x"})"), std::string("exchange"));
     }
 
+    // Callers beyond loopback cannot come from a test's sockets (127.0.0.1 only): the roles' network
+    // side is checked here, straight on the dispatcher.
+    void managementBeyondLoopbackAnswersAdminKeysOnly()
+    {
+        auto remote = [](const QByteArray &method, const QByteArray &target, const QByteArray &key = {}) {
+            http::Request r = request(method, target);
+            r.fromLoopback = false;
+            if (!key.isEmpty())
+                r.headers.push_back({"authorization", "Bearer " + key});
+            return r;
+        };
+        // No keys at all (the operator allowed unauthenticated access): the OpenAI endpoints answer,
+        // the management API does not, and says what to set.
+        const QByteArray open = R"({"listen":"0.0.0.0:0","allow_unauthenticated_network_access":true})";
+        proxy::Dispatch d = dispatch(remote("GET", "/api/status"), open);
+        QCOMPARE(d.local->status, 403);
+        QVERIFY(d.local->body.contains("switchyard.admin_keys"));
+        QCOMPARE(dispatch(remote("GET", "/metrics"), open).local->status, 403);
+        QCOMPARE(dispatch(remote("GET", "/v1/models"), open).local->status, 200);
+
+        // Client keys only: a client key is refused, no key is a 401.
+        const QByteArray clientsOnly = R"({"listen":"0.0.0.0:0","api_keys":["c1"]})";
+        QCOMPARE(dispatch(remote("GET", "/api/status", "c1"), clientsOnly).local->status, 403);
+        QCOMPARE(dispatch(remote("GET", "/api/status"), clientsOnly).local->status, 403);
+        QCOMPARE(dispatch(remote("GET", "/v1/models", "c1"), clientsOnly).local->status, 200);
+        QCOMPARE(dispatch(remote("GET", "/v1/models"), clientsOnly).local->status, 401);
+
+        // With admin keys, an admin key is let in from anywhere.
+        const QByteArray roles = R"({"listen":"0.0.0.0:0","api_keys":["c1"],"admin_keys":["a1"]})";
+        QCOMPARE(dispatch(remote("GET", "/api/status", "a1"), roles).local->status, 200);
+        QCOMPARE(dispatch(remote("GET", "/metrics", "a1"), roles).local->status, 200);
+        QCOMPARE(dispatch(remote("GET", "/api/status", "c1"), roles).local->status, 403);
+        QCOMPARE(dispatch(remote("GET", "/api/status", "c2"), roles).local->status, 401);
+        QCOMPARE(dispatch(remote("GET", "/api/status"), roles).local->status, 401);
+        QCOMPARE(dispatch(remote("GET", "/health"), roles).local->status, 200);
+
+        // The operator's opening of /metrics for a trusted Prometheus.
+        const QByteArray scraped = R"({"listen":"0.0.0.0:0","admin_keys":["a1"],"metrics_without_key":true})";
+        QCOMPARE(dispatch(remote("GET", "/metrics"), scraped).local->status, 200);
+        QCOMPARE(dispatch(remote("GET", "/api/status"), scraped).local->status, 401);
+    }
+
     void routeTableIsTheOneList()
     {
         // Probes and scrapes are not client traffic; the OpenAI endpoints and unknown paths are.
