@@ -58,8 +58,7 @@ std::optional<Target> poolTarget(const config::GatewayConfig &config, const QStr
     t.model = best;
     const int nodes = providersPerModel.value(best);
     t.label = nodes > 1 ? u"gateway pool (%1 nodes)"_s.arg(nodes) : nodes == 1 ? u"gateway pool (1 node)"_s : u"gateway"_s;
-    if (!config.settings.apiKeys.isEmpty())
-        t.apiKey = config.settings.apiKeys.first();
+    t.apiKey = config.settings.ownToolsKey();
     return t;
 }
 

@@ -96,6 +96,9 @@ struct GatewaySettings
     // Keys that may also use the management API and /metrics; client keys may not (docs/SECURITY.md).
     QStringList adminKeys;
     bool metricsWithoutKey = false;      // /metrics open to anyone who reaches it (a trusted Prometheus)
+    // The key the panel's own chat console and benchmark send to this gateway: a client key, else an
+    // admin key (which may use the OpenAI endpoints too), else none.
+    QString ownToolsKey() const { return !apiKeys.isEmpty() ? apiKeys.first() : adminKeys.value(0); }
     // Listening beyond loopback without api_keys or admin_keys is refused unless this is set.
     bool allowUnauthenticatedNetworkAccess = false;
     QStringList corsOrigins;             // browser origins allowed to call the gateway; "*" = any; empty = CORS off

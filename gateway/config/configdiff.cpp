@@ -54,7 +54,7 @@ bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
            && a.ejectionErrorRate == b.ejectionErrorRate && a.ejectionErrorRateMinRequests == b.ejectionErrorRateMinRequests
            && a.ejectionErrorRateWindowMs == b.ejectionErrorRateWindowMs
            && a.defaultStrategy == b.defaultStrategy && a.strategyByModel == b.strategyByModel
-           && a.apiKeys == b.apiKeys && a.allowUnauthenticatedNetworkAccess == b.allowUnauthenticatedNetworkAccess
+           && a.apiKeys == b.apiKeys && a.adminKeys == b.adminKeys && a.metricsWithoutKey == b.metricsWithoutKey && a.allowUnauthenticatedNetworkAccess == b.allowUnauthenticatedNetworkAccess
            && a.corsOrigins == b.corsOrigins;
 }
 

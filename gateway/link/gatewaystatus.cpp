@@ -108,6 +108,9 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
     json apiKeys = json::array();
     for (const QString &k : s.apiKeys)
         apiKeys.push_back(maskSecrets ? std::string("********") : str(k));
+    json adminKeys = json::array();
+    for (const QString &k : s.adminKeys)
+        adminKeys.push_back(maskSecrets ? std::string("********") : str(k));
     const QString host = s.listenHost.contains(u':') ? u'[' % s.listenHost % u']' : s.listenHost;
     return {{"listen", str(host % u':' % QString::number(s.listenPort))},
             {"worker_threads", s.workerThreads},
@@ -127,6 +130,8 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
             {"ejection_error_rate_window_ms", s.ejectionErrorRateWindowMs},
             {"routing", {{"default_strategy", strategyName(s.defaultStrategy)}, {"models", models}}},
             {"api_keys", apiKeys},
+            {"admin_keys", adminKeys},
+            {"metrics_without_key", s.metricsWithoutKey},
             {"allow_unauthenticated_network_access", s.allowUnauthenticatedNetworkAccess},
             {"cors_origins", strings(s.corsOrigins)}};
 }

@@ -41,8 +41,7 @@ QUrl LocalGatewayLink::apiUrl() const
 
 QString LocalGatewayLink::clientKey() const
 {
-    const QStringList &keys = m_gateway->config().settings.apiKeys;
-    return keys.isEmpty() ? QString() : keys.first();
+    return m_gateway->config().settings.ownToolsKey();
 }
 
 void LocalGatewayLink::start()

@@ -151,7 +151,7 @@ QString ChatConsole::baseUrl() const
 QString ChatConsole::apiKey() const
 {
     // When the gateway asks clients for a key, the console is a client like any other.
-    return m_gateway ? m_gateway->config().settings.apiKeys.value(0) : QString();
+    return m_gateway ? m_gateway->config().settings.ownToolsKey() : QString();
 }
 
 void ChatConsole::syncGatewayState()
