@@ -192,7 +192,7 @@ int runHeadless(const Options &options)
     // running config stays), the --listen override: all the controller's.
     config::ConfigController controller(&gateway);
     if (const auto listen = controller.setListenOverride(options.listen); !listen) {
-        std::fprintf(stderr, "switchyard: %s\n", qPrintable(listen.error()));
+        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(options.listen), qPrintable(listen.error()));
         return 2;
     }
     logConfigEvents(controller, gateway);

@@ -32,7 +32,7 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
     // As in headless mode: the config controller applies, saves, watches and answers PUT /api/config.
     config::ConfigController controller(&gateway);
     if (const auto set = controller.setListenOverride(listen); !set) {
-        std::fprintf(stderr, "switchyard: %s\n", qPrintable(set.error()));
+        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(set.error()));
         return 2;
     }
     QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)

@@ -188,7 +188,7 @@ void MainWindow::connectConfig()
 void MainWindow::setListenOverride(const QString &listen)
 {
     if (const auto set = m_config->setListenOverride(listen); !set)
-        showError(set.error().toHtmlEscaped());
+        showError(tr("--listen %1: %2").arg(listen, set.error()).toHtmlEscaped());
 }
 
 void MainWindow::createActions()

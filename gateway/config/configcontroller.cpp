@@ -25,8 +25,9 @@ ConfigController::ConfigController(Gateway *gateway, QObject *parent)
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_settle, qOverload<>(&QTimer::start));
     connect(m_settle, &QTimer::timeout, this, &ConfigController::checkDisk);
     if (m_gateway) {
-        m_gateway->setConfigUpdateHandler(
-            [this](const GatewayConfig &parsed, const QByteArray &text) { return updateFromApi(parsed, text); });
+        m_gateway->setConfigUpdateHandler([this](const GatewayConfig &parsed, const QByteArray &text) {
+            return updateFromApi(parsed, text);
+        });
     }
 }
 
@@ -75,7 +76,7 @@ Expected<std::optional<ListenAddress>, QString> ConfigController::setListenOverr
     }
     auto address = parseListenAddress(listen);
     if (!address)
-        return unexpected(u"--listen "_s % listen % u": "_s % address.error());
+        return unexpected(address.error());
     m_listen = listen;
     m_listenAddress = *address;
     return m_listenAddress;
@@ -119,10 +120,10 @@ QString ConfigController::exposureWarning() const
     const auto host = exposedHost();
     if (!host)
         return {};
-    return u"warning: the gateway is reachable from the network without API keys: anyone who can reach "_s
-           % *host
-           % u" can use your nodes (switchyard.allow_unauthenticated_network_access is true); set "
-             "switchyard.api_keys to require a key"_s;
+    return u"warning: the gateway is reachable from the network without API keys: anyone who can reach "_s %
+           *host %
+           u" can use your nodes (switchyard.allow_unauthenticated_network_access is true); set "
+           "switchyard.api_keys to require a key"_s;
 }
 
 Gateway::ConfigUpdate ConfigController::updateFromApi(const GatewayConfig &parsed, const QByteArray &text)
@@ -169,7 +170,8 @@ Expected<GatewayConfig, ConfigProblems> ConfigController::openConfigFile(const Q
 {
     const auto bytes = openFile(path);
     if (!bytes) {
-        return unexpected(ConfigProblems{ConfigProblem{path, 0, 0, u"cannot read the config: "_s % bytes.error().reason()}});
+        return unexpected(ConfigProblems{
+            ConfigProblem{path, 0, 0, u"cannot read the config: "_s % bytes.error().reason()}});
     }
     return parseConfig(*bytes);
 }
@@ -261,7 +263,8 @@ void ConfigController::reload(const QString &why)
         return; // our own save of a config that came over the API: already running
     m_apiSavedText.clear();
     if (!bytes) {
-        emit reloadRejected(why, {ConfigProblem{m_path, 0, 0, u"cannot read the config: "_s % bytes.error().reason()}});
+        emit reloadRejected(
+            why, {ConfigProblem{m_path, 0, 0, u"cannot read the config: "_s % bytes.error().reason()}});
         return;
     }
     auto parsed = parseConfig(*bytes);

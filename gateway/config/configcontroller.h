@@ -33,8 +33,8 @@ namespace switchyard::config {
 struct ConfigValidation
 {
     std::optional<GatewayConfig> config; // set: valid
-    ConfigProblems problems;              // every problem found when not
-    qint64 micros = 0;                    // how long it took
+    ConfigProblems problems;             // every problem found when not
+    qint64 micros = 0;                   // how long it took
 };
 
 class ConfigController final : public QObject
@@ -56,7 +56,7 @@ public:
     static QFuture<ConfigValidation> validateInBackground(QByteArray json, EnvLookup env);
 
     // --- the --listen override: "HOST:PORT" put into every config applied from now on (empty: none).
-    // Returns the address now put in, or why the text is not one (the override then stays as it was).
+    // Returns the address now put in, or what is wrong with the text (the override then stays as it was).
     Expected<std::optional<ListenAddress>, QString> setListenOverride(const QString &listen);
     QString listenOverride() const { return m_listen; }
 

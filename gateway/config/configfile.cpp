@@ -29,9 +29,9 @@ QString FileError::reason() const
     switch (kind) {
     case Kind::Invalid: {
         const QString first = problems.isEmpty() ? QString() : problems.first().toString();
-        return u"the config is invalid: "_s % first
-               % (problems.size() > 1 ? u" (and "_s % QString::number(problems.size() - 1) % u" more)"_s
-                                      : QString());
+        return u"the config is invalid: "_s % first %
+               (problems.size() > 1 ? u" (and "_s % QString::number(problems.size() - 1) % u" more)"_s
+                                    : QString());
     }
     case Kind::IsDirectory:
         return u"it is a directory"_s;
@@ -104,7 +104,8 @@ Expected<SavedConfig, FileError> writeFileKeepingBackup(const QString &path, con
         // to keep it stops the save, since the operator relies on being able to go back.
         const QString bak = backupPathFor(path);
         QSaveFile backup(bak);
-        if (!backup.open(QIODevice::WriteOnly) || backup.write(previous) != previous.size() || !backup.commit())
+        if (!backup.open(QIODevice::WriteOnly) || backup.write(previous) != previous.size() ||
+            !backup.commit())
             return unexpected(fileError(FileError::Kind::BackupUnwritable, bak, backup.errorString()));
         QFile::setPermissions(bak, old.permissions());
         saved.backupPath = bak;

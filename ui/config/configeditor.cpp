@@ -1,6 +1,7 @@
 #include "configeditor.h"
 
 #include "codeeditor.h"
+#include "configeditoractions.h"
 #include "configeditorprompts.h"
 #include "configform.h"
 #include "externalchangebar.h"
@@ -8,7 +9,6 @@
 #include "problemspane.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -17,7 +17,6 @@
 #include <QMetaMethod>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QTimer>
@@ -36,10 +35,11 @@ ConfigEditor::ConfigEditor(config::ConfigController *controller, QWidget *parent
     : QWidget(parent), m_controller(controller ? controller : new config::ConfigController(nullptr, this)),
       m_validator(new ConfigValidator(this)), m_text(new CodeEditor(this)),
       m_highlighter(new JsonHighlighter(m_text->document())), m_form(new ConfigForm(this)),
-      m_views(new QTabWidget(this)), m_problemsPane(new ProblemsPane(tr("Click a problem to go to it in the text."), this)),
+      m_views(new QTabWidget(this)),
+      m_problemsPane(new ProblemsPane(tr("Click a problem to go to it in the text."), this)),
       m_docLabel(new QLabel(this)), m_applyLabel(new QLabel(this)), m_messageLabel(new QLabel(this)),
-      m_externalBar(new ExternalChangeBar(tr("Reload"), this)), m_applyButton(new QPushButton(tr("Apply"), this)),
-      m_formTimer(new QTimer(this))
+      m_externalBar(new ExternalChangeBar(tr("Reload"), this)),
+      m_applyButton(new QPushButton(tr("Apply"), this)), m_formTimer(new QTimer(this))
 {
     setObjectName(u"configEditor"_s);
     m_formTimer->setSingleShot(true);
@@ -52,16 +52,18 @@ ConfigEditor::ConfigEditor(config::ConfigController *controller, QWidget *parent
         updateStatus();
         emit documentStateChanged();
     });
-    connect(m_text->document(), &QTextDocument::undoAvailable, m_undoAction, &QAction::setEnabled);
-    connect(m_text->document(), &QTextDocument::redoAvailable, m_redoAction, &QAction::setEnabled);
-    connect(m_validator, &ConfigValidator::started, this, [this] { m_problemsPane->setHeader(tr("Checking\u2026")); });
+    connect(m_text->document(), &QTextDocument::undoAvailable, m_actions.undo, &QAction::setEnabled);
+    connect(m_text->document(), &QTextDocument::redoAvailable, m_actions.redo, &QAction::setEnabled);
+    connect(m_validator, &ConfigValidator::started, this,
+            [this] { m_problemsPane->setHeader(tr("Checking\u2026")); });
     connect(m_problemsPane, &ProblemsPane::problemActivated, this, &ConfigEditor::goToProblem);
     connect(m_validator, &ConfigValidator::finished, this, &ConfigEditor::takeValidation);
     connect(m_formTimer, &QTimer::timeout, this, &ConfigEditor::refreshForm);
     connect(m_form, &ConfigForm::editRequested, this, &ConfigEditor::applyEdits);
     connect(m_controller, &config::ConfigController::fileChanged, this, &ConfigEditor::onFileChanged);
     connect(m_controller, &config::ConfigController::fileMissing, this, &ConfigEditor::onFileMissing);
-    connect(m_controller, &config::ConfigController::fileRestored, m_externalBar, &ExternalChangeBar::dismiss);
+    connect(m_controller, &config::ConfigController::fileRestored, m_externalBar,
+            &ExternalChangeBar::dismiss);
     connect(m_externalBar, &ExternalChangeBar::reloadClicked, this, &ConfigEditor::reload);
     connect(m_externalBar, &ExternalChangeBar::keepClicked, this, &ConfigEditor::keepMyVersion);
 
@@ -73,20 +75,9 @@ ConfigEditor::ConfigEditor(config::ConfigController *controller, QWidget *parent
 
 ConfigEditor::~ConfigEditor() = default;
 
-void ConfigEditor::createActions()
+void ConfigEditor::connectActions()
 {
-    auto style = QApplication::style();
-    auto action = [this](const QString &text, const QKeySequence &key, const QString &tip, auto slot) {
-        auto *a = new QAction(text, this);
-        if (!key.isEmpty())
-            a->setShortcut(key);
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        a->setToolTip(key.isEmpty() ? tip : tip + u" ("_s + key.toString(QKeySequence::NativeText) + u')');
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
-    m_openAction = action(tr("Open\u2026"), {}, tr("Open a config file, apply it and edit it here"), [this] {
+    connect(m_actions.open, &QAction::triggered, this, [this] {
         if (isSignalConnected(QMetaMethod::fromSignal(&ConfigEditor::openRequested))) {
             emit openRequested();
             return;
@@ -97,76 +88,21 @@ void ConfigEditor::createActions()
         if (!path.isEmpty())
             openFile(path);
     });
-    m_openAction->setIcon(style->standardIcon(QStyle::SP_DialogOpenButton));
-    m_importAction = action(tr("Import Bifrost\u2026"), {},
-                            tr("Load a Bifrost config.json as it is, without applying it; Save As makes it a "
-                               "Switchyard config"),
-                            [this] { importInteractive(); });
-    m_saveAction =
-        action(tr("Save"), QKeySequence::Save,
-               tr("Save the config (the previous version is kept as .bak; an invalid config is never "
-                  "written)"),
-               [this] { save(); });
-    m_saveAction->setIcon(style->standardIcon(QStyle::SP_DialogSaveButton));
-    m_saveAsAction = action(tr("Save As\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
-                            tr("Save the config under another name"), [this] { saveAsInteractive(); });
-    m_exportAction =
-        action(tr("Export for Bifrost\u2026"), {},
-               tr("Write a Bifrost-compatible file: the same providers, without Switchyard's own "
-                  "section"),
-               [this] { exportInteractive(); });
-    m_undoAction = action(tr("Undo"), QKeySequence::Undo, tr("Undo the last change, in the text or the form"),
-                          [this] { undo(); });
-    m_redoAction =
-        action(tr("Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), tr("Redo"), [this] { redo(); });
-    m_redoAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    m_reloadAction = action(tr("Reload"), {}, tr("Read the file again from disk (asks about unsaved edits)"),
-                            [this] { reload(); });
-    m_reloadAction->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
-    m_applyAction =
-        action(tr("Apply"), QKeySequence(Qt::CTRL | Qt::Key_Return),
-               tr("Validate and put this config into service: requests in flight finish on the old "
-                  "one, nothing restarts"),
-               [this] { apply(); });
-    m_applyAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_undoAction->setEnabled(false);
-    m_redoAction->setEnabled(false);
-}
-
-QToolBar *ConfigEditor::buildToolBar()
-{
-    auto *toolbar = new QToolBar(this);
-    toolbar->setObjectName(u"configToolBar"_s);
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setIconSize(QSize(16, 16));
-    toolbar->addAction(m_openAction);
-    toolbar->addAction(m_importAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_saveAction);
-    toolbar->addAction(m_saveAsAction);
-    toolbar->addAction(m_exportAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_undoAction);
-    toolbar->addAction(m_redoAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_reloadAction);
-    auto *spacer = new QWidget(toolbar);
-    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    toolbar->addWidget(spacer);
-    m_applyButton->setObjectName(u"applyButton"_s);
-    m_applyButton->setToolTip(m_applyAction->toolTip());
-    m_applyButton->setDefault(true);
-    m_applyButton->setMinimumWidth(90);
+    connect(m_actions.import, &QAction::triggered, this, &ConfigEditor::importInteractive);
+    connect(m_actions.save, &QAction::triggered, this, &ConfigEditor::save);
+    connect(m_actions.saveAs, &QAction::triggered, this, &ConfigEditor::saveAsInteractive);
+    connect(m_actions.exportBifrost, &QAction::triggered, this, &ConfigEditor::exportInteractive);
+    connect(m_actions.undo, &QAction::triggered, this, &ConfigEditor::undo);
+    connect(m_actions.redo, &QAction::triggered, this, &ConfigEditor::redo);
+    connect(m_actions.reload, &QAction::triggered, this, &ConfigEditor::reload);
+    connect(m_actions.apply, &QAction::triggered, this, &ConfigEditor::apply);
     connect(m_applyButton, &QPushButton::clicked, this, &ConfigEditor::apply);
-    toolbar->addWidget(m_applyButton);
-    return toolbar;
 }
 
 void ConfigEditor::buildUi()
 {
-    createActions();
+    m_actions = ConfigEditorActions::create(this);
+    connectActions();
     m_text->setPlaceholderText(
         tr("No config yet. Open a config file, import a Bifrost config.json, start the "
            "demo, or type a config here."));
@@ -201,13 +137,12 @@ void ConfigEditor::buildUi()
     auto *l = new QVBoxLayout(this);
     l->setContentsMargins(4, 2, 4, 4);
     l->setSpacing(4);
-    l->addWidget(buildToolBar());
+    l->addWidget(m_actions.buildToolBar(this, m_applyButton));
     l->addWidget(m_externalBar);
     l->addWidget(m_messageLabel);
     l->addWidget(split, 1);
     l->addLayout(status);
 }
-
 
 void ConfigEditor::setApplier(Applier applier)
 {
@@ -585,9 +520,9 @@ bool ConfigEditor::saveAs(const QString &path)
     const QString target = QFileInfo(path).absoluteFilePath();
     // Never write a config the gateway would refuse (the controller checks too; env.NAME references need
     // not resolve here: the variables belong to wherever the file is used).
-    const auto saved = t.trimmed().isEmpty() ? unexpected(config::FileError{config::FileError::Kind::Invalid,
-                                                                            target, {}, {}})
-                                             : m_controller->saveAs(target, fileBytes());
+    const auto saved = t.trimmed().isEmpty()
+                           ? unexpected(config::FileError{config::FileError::Kind::Invalid, target, {}, {}})
+                           : m_controller->saveAs(target, fileBytes());
     if (!saved && saved.error().kind == config::FileError::Kind::Invalid) {
         validateNow();
         setMessage(t.trimmed().isEmpty()
@@ -747,12 +682,12 @@ void ConfigEditor::onFileMissing()
 
 void ConfigEditor::onFileChanged()
 {
-    m_externalBar->showChange(isModified()
-                                  ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
-                                       "asks first; Keep my version keeps the text as it is here.")
-                                        .arg(filePath())
-                                  : tr("%1 was changed by another program.").arg(filePath()),
-                              true, tr("Keep my version"));
+    m_externalBar->showChange(
+        isModified() ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
+                          "asks first; Keep my version keeps the text as it is here.")
+                           .arg(filePath())
+                     : tr("%1 was changed by another program.").arg(filePath()),
+        true, tr("Keep my version"));
     emit externalChangeDetected(filePath());
 }
 
@@ -784,7 +719,7 @@ void ConfigEditor::syncActions()
     // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again
     // anyway.
     const bool applicable = m_applier && hasText && (isValidationPending() || m_valid);
-    m_applyAction->setEnabled(applicable);
+    m_actions.apply->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
     // "Applied" only when the gateway runs exactly this (valid) text.
     const bool running = applicable && !isValidationPending() && m_hasApplied && m_appliedText == text();
@@ -792,11 +727,11 @@ void ConfigEditor::syncActions()
     m_applyButton->setToolTip(!m_applier    ? tr("No gateway to apply to.")
                               : !hasText    ? tr("No config to apply.")
                               : !applicable ? tr("Fix the problems listed below first.")
-                                            : m_applyAction->toolTip());
-    m_saveAction->setEnabled(hasText);
-    m_saveAsAction->setEnabled(hasText);
-    m_exportAction->setEnabled(hasText);
-    m_reloadAction->setEnabled(!isUntitled());
+                                            : m_actions.apply->toolTip());
+    m_actions.save->setEnabled(hasText);
+    m_actions.saveAs->setEnabled(hasText);
+    m_actions.exportBifrost->setEnabled(hasText);
+    m_actions.reload->setEnabled(!isUntitled());
 }
 
 void ConfigEditor::updateStatus()

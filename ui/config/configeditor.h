@@ -17,6 +17,7 @@
 #include "common/expected.h"
 #include "config/configcontroller.h"
 #include "config/configloader.h"
+#include "configeditoractions.h"
 #include "configvalidator.h"
 #include "gateway.h"
 #include "jsonedit.h"
@@ -32,7 +33,6 @@ class QListWidget;
 class QPushButton;
 class QTabWidget;
 class QTimer;
-class QToolBar;
 
 namespace switchyard::ui {
 
@@ -131,15 +131,15 @@ public:
     bool externalChangePending() const;
     QString lastMessage() const { return m_message; } // the last refusal or confirmation
 
-    QAction *applyAction() const { return m_applyAction; }
-    QAction *saveAction() const { return m_saveAction; }
-    QAction *saveAsAction() const { return m_saveAsAction; }
-    QAction *importAction() const { return m_importAction; }
-    QAction *exportAction() const { return m_exportAction; }
-    QAction *undoAction() const { return m_undoAction; }
-    QAction *redoAction() const { return m_redoAction; }
-    QAction *reloadAction() const { return m_reloadAction; }
-    QAction *openAction() const { return m_openAction; }
+    QAction *applyAction() const { return m_actions.apply; }
+    QAction *saveAction() const { return m_actions.save; }
+    QAction *saveAsAction() const { return m_actions.saveAs; }
+    QAction *importAction() const { return m_actions.import; }
+    QAction *exportAction() const { return m_actions.exportBifrost; }
+    QAction *undoAction() const { return m_actions.undo; }
+    QAction *redoAction() const { return m_actions.redo; }
+    QAction *reloadAction() const { return m_actions.reload; }
+    QAction *openAction() const { return m_actions.open; }
 
 signals:
     // The Open button: the window asks about unsaved edits, picks a file and opens it (and applies it).
@@ -154,8 +154,7 @@ signals:
 
 private:
     void buildUi();
-    void createActions();
-    QToolBar *buildToolBar();
+    void connectActions();
     void onTextChanged();
     void takeValidation(const ConfigValidator::Result &v);
     void syncActions();
@@ -184,15 +183,7 @@ private:
     QLabel *m_messageLabel;
     ExternalChangeBar *m_externalBar;
     QPushButton *m_applyButton;
-    QAction *m_openAction = nullptr;
-    QAction *m_importAction = nullptr;
-    QAction *m_saveAction = nullptr;
-    QAction *m_saveAsAction = nullptr;
-    QAction *m_exportAction = nullptr;
-    QAction *m_undoAction = nullptr;
-    QAction *m_redoAction = nullptr;
-    QAction *m_reloadAction = nullptr;
-    QAction *m_applyAction = nullptr;
+    ConfigEditorActions m_actions;
     QTimer *m_formTimer;
 
     Applier m_applier;

@@ -49,12 +49,14 @@ QString askForConfigFile(QWidget *parent, ConfigEditor::FileRole role, const QSt
     const QString filter = ConfigEditor::tr("Config files (*.json);;All files (*)");
     switch (role) {
     case Role::Open:
-        return QFileDialog::getOpenFileName(parent, ConfigEditor::tr("Open a config file"), suggestion, filter);
-    case Role::Import:
-        return QFileDialog::getOpenFileName(parent, ConfigEditor::tr("Import a Bifrost config.json"), suggestion,
+        return QFileDialog::getOpenFileName(parent, ConfigEditor::tr("Open a config file"), suggestion,
                                             filter);
+    case Role::Import:
+        return QFileDialog::getOpenFileName(parent, ConfigEditor::tr("Import a Bifrost config.json"),
+                                            suggestion, filter);
     case Role::SaveAs:
-        return QFileDialog::getSaveFileName(parent, ConfigEditor::tr("Save the config as"), suggestion, filter);
+        return QFileDialog::getSaveFileName(parent, ConfigEditor::tr("Save the config as"), suggestion,
+                                            filter);
     case Role::ExportBifrost:
         return QFileDialog::getSaveFileName(parent, ConfigEditor::tr("Export a Bifrost config"), suggestion,
                                             filter);

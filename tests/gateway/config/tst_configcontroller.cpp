@@ -35,14 +35,15 @@ QByteArray configText(GatewayFixture &f, const std::vector<double> &weights, con
             continue;
         const std::string name = f.nodes[i]->options().name.toStdString();
         providers[name] = {
-            {"keys", {{{"name", name + "-key"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", weights[i]}}}},
+            {"keys",
+             {{{"name", name + "-key"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", weights[i]}}}},
             {"network_config", {{"base_url", f.nodes[i]->baseUrl().toStdString()}}},
             {"custom_provider_config", {{"base_provider_type", "openai"}}},
         };
     }
     nlohmann::ordered_json doc = {{"providers", providers}};
-    doc["switchyard"] = nlohmann::ordered_json::parse("{\"listen\": \"" + listen.toStdString()
-                                                      + "\", \"worker_threads\": 2" + extraSettings + "}");
+    doc["switchyard"] = nlohmann::ordered_json::parse("{\"listen\": \"" + listen.toStdString() +
+                                                      "\", \"worker_threads\": 2" + extraSettings + "}");
     const std::string text = doc.dump(2);
     return QByteArray(text.data(), qsizetype(text.size()));
 }
