@@ -67,6 +67,24 @@ bool writeByRename(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit();
 }
 
+// PUT from another thread: the gateway applies on this (the test's) thread, whose event loop must run.
+TestResponse putConfig(quint16 port, const QByteArray &text)
+{
+    TestResponse r;
+    std::atomic<bool> done{false};
+    QThread *client = QThread::create([&] {
+        r = request(port, "PUT", "/api/config", text, 15000, {{"Content-Type", "application/json"}});
+        done = true;
+    });
+    client->start();
+    const bool answered = QTest::qWaitFor([&] { return done.load(); }, 20000);
+    client->wait();
+    delete client;
+    if (!answered)
+        r.error = u"no answer"_s;
+    return r;
+}
+
 // Which node answered each of n requests.
 QMap<QString, int> spread(quint16 port, int n)
 {
@@ -182,16 +200,7 @@ private slots:
         QSignalSpy reloaded(&controller, &config::ConfigController::reloaded);
 
         const QByteArray sent = configText(f, {0, 2}, listen);
-        TestResponse r;
-        std::atomic<bool> done{false};
-        QThread *client = QThread::create([&] {
-            r = request(f.port, "PUT", "/api/config", sent, 15000, {{"Content-Type", "application/json"}});
-            done = true;
-        });
-        client->start();
-        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 20000); // the gateway applies on this thread
-        client->wait();
-        delete client;
+        const TestResponse r = putConfig(f.port, sent);
         QCOMPARE(r.status, 200);
         const auto body = nlohmann::json::parse(r.body.toStdString());
         QCOMPARE(QString::fromStdString(body["saved_to"].get<std::string>()), path);
@@ -207,16 +216,11 @@ private slots:
         QByteArray bad = sent;
         bad.replace("\"weight\": 2.0", "\"weight\": -2.0");
         bad.replace("\"weight\": 2", "\"weight\": -2");
-        done = false;
-        client = QThread::create([&] {
-            r = request(f.port, "PUT", "/api/config", bad, 15000);
-            done = true;
-        });
-        client->start();
-        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 20000);
-        client->wait();
-        delete client;
-        QCOMPARE(r.status, 422);
+        const TestResponse refused = putConfig(f.port, bad);
+        QCOMPARE(refused.status, 422);
+        const auto problems = nlohmann::json::parse(refused.body.toStdString())["problems"];
+        QCOMPARE(problems.size(), size_t(1));
+        QCOMPARE(problems[0]["path"].get<std::string>(), std::string("providers.b.keys[0].weight"));
         QCOMPARE(readAll(path), sent);
     }
 
