@@ -1,6 +1,6 @@
 #include "headless.h"
 
-#include "config/configfile.h"
+#include "config/configcontroller.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
@@ -8,7 +8,6 @@
 
 #include <QCoreApplication>
 #include <QFile>
-#include <QFileSystemWatcher>
 #include <QMutex>
 #include <QTimer>
 #include <cstdio>
@@ -26,20 +25,6 @@ void printProblems(const config::ConfigProblems &problems, const QString &source
                  problems.size() == 1 ? "" : "s");
     for (const config::ConfigProblem &p : problems)
         std::fprintf(stderr, "  %s\n", qPrintable(p.toString()));
-}
-
-bool applyListenOverride(config::GatewayConfig &cfg, const QString &listen)
-{
-    if (listen.isEmpty())
-        return true;
-    const auto addr = config::parseListenAddress(listen);
-    if (!addr) {
-        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(addr.error()));
-        return false;
-    }
-    cfg.settings.listenHost = addr->host;
-    cfg.settings.listenPort = addr->port;
-    return true;
 }
 
 // "2026-12-02T16:18:20.123Z", as QDateTime's ISODateWithMs in UTC, without its time-zone machinery or
@@ -159,6 +144,41 @@ int exportBifrost(const QString &path)
     return 0;
 }
 
+// What the config controller does, in the log: reloads, configs over the API, and what the operator must
+// know about the running config.
+void logConfigEvents(config::ConfigController &controller, Gateway &gateway)
+{
+    auto logListen = [&gateway](const Gateway::ApplyResult &r) {
+        if (!r.listenError.isEmpty())
+            logLine(u"  "_s % r.listenError % u"; still listening on "_s % gateway.listenUrl());
+    };
+    QObject::connect(&controller, &config::ConfigController::applied, &controller, [&controller] {
+        if (const QString warning = controller.exposureWarning(); !warning.isEmpty())
+            logLine(warning);
+    });
+    QObject::connect(&controller, &config::ConfigController::apiConfigApplied, &controller,
+                     [logListen](const Gateway::ApplyResult &r, const QString &savedTo) {
+                         logLine(u"config applied from the API: "_s % r.changes.summary()
+                                 % (savedTo.isEmpty() ? QString() : u"; saved to "_s % savedTo));
+                         logListen(r);
+                     });
+    QObject::connect(&controller, &config::ConfigController::apiConfigRefused, &controller,
+                     [](const QString &error) { logLine(u"config from the API not applied: "_s % error); });
+    QObject::connect(&controller, &config::ConfigController::reloaded, &controller,
+                     [logListen, &gateway](const QString &why, const Gateway::ApplyResult &r) {
+                         logLine(u"config reloaded ("_s % why % u"): "_s % r.changes.summary());
+                         logListen(r);
+                         if (r.listenError.isEmpty() && r.changes.listenChanged)
+                             logLine(u"listening on "_s % gateway.listenUrl());
+                     });
+    QObject::connect(&controller, &config::ConfigController::reloadRejected, &controller,
+                     [](const QString &why, const config::ConfigProblems &problems) {
+                         logLine(u"config reload ("_s % why % u") rejected; the running config stays:"_s);
+                         for (const config::ConfigProblem &p : problems)
+                             logLine(u"  "_s % p.toString());
+                     });
+}
+
 int runHeadless(const Options &options)
 {
     // Declared first, so it runs last: after the gateway's destructor has logged what it cut.
@@ -167,39 +187,42 @@ int runHeadless(const Options &options)
         ~FlushAtExit() { flushLog(); }
     } flushAtExit;
     DemoFleet demo;
-    config::GatewayConfig cfg;
+    Gateway gateway;
+    // PUT /api/config, reloads on SIGHUP and on a change of the file (an invalid file is reported and the
+    // running config stays), the --listen override: all the controller's.
+    config::ConfigController controller(&gateway);
+    if (const auto listen = controller.setListenOverride(options.listen); !listen) {
+        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(options.listen), qPrintable(listen.error()));
+        return 2;
+    }
+    logConfigEvents(controller, gateway);
     if (options.demo) {
         const auto json = demo.start();
         if (!json) {
             std::fprintf(stderr, "switchyard: %s\n", qPrintable(json.error()));
             return 1;
         }
-        auto parsed = config::parseConfig(*json);
-        if (!parsed) {
-            printProblems(parsed.error(), u"demo config"_s);
+        if (const auto applied = controller.applyText(*json, u"demo config"_s); !applied) {
+            printProblems(applied.error(), u"demo config"_s);
             return 1;
         }
-        cfg = *parsed;
     } else if (!options.configPath.isEmpty()) {
-        auto parsed = config::loadConfigFile(options.configPath);
+        const auto parsed = controller.openConfigFile(options.configPath);
         if (!parsed) {
             printProblems(parsed.error(), options.configPath);
             return 2;
         }
-        cfg = *parsed;
+        controller.apply(*parsed, options.configPath);
     } else {
         std::fprintf(stderr, "switchyard: --headless needs --config FILE or --demo\n");
         return 2;
     }
-    if (!applyListenOverride(cfg, options.listen))
-        return 2;
+    controller.setReloadOnChange(true);
 
-    Gateway gateway;
     gateway.setRequestLogger([](const stats::RequestRecord &r) { appendRequestLog(r); });
     QTimer logFlush;
     QObject::connect(&logFlush, &QTimer::timeout, &logFlush, [] { flushLog(); });
     logFlush.start(FlushIntervalMs);
-    gateway.applyConfig(cfg);
     const auto url = gateway.start();
     if (!url) {
         std::fprintf(stderr, "switchyard: %s\n", qPrintable(url.error()));
@@ -212,74 +235,9 @@ int runHeadless(const Options &options)
             logLine(u"demo node "_s % n->options().name % u" at "_s % n->baseUrl());
     }
 
-    // PUT /api/config: the file is the truth, so a config sent over the API is saved first (atomic,
-    // previous version kept as .bak), then applied. Without a file (--demo) it is applied in memory.
-    QByteArray lastAppliedText;
-    gateway.setConfigUpdateHandler([&](const config::GatewayConfig &parsed, const QByteArray &text) {
-        Gateway::ConfigUpdate update;
-        if (!options.configPath.isEmpty()) {
-            const auto saved = config::saveConfigFile(options.configPath, text);
-            if (!saved) {
-                update.error = saved.error();
-                logLine(u"config from the API not applied: "_s % update.error);
-                return update;
-            }
-            update.savedTo = saved->path;
-            lastAppliedText = text;
-        }
-        config::GatewayConfig next = parsed;
-        applyListenOverride(next, options.listen);
-        update.result = gateway.applyConfig(next);
-        logLine(u"config applied from the API: "_s % update.result.changes.summary()
-                % (update.savedTo.isEmpty() ? QString() : u"; saved to "_s % update.savedTo));
-        if (!update.result.listenError.isEmpty())
-            logLine(u"  "_s % update.result.listenError % u"; still listening on "_s % gateway.listenUrl());
-        return update;
-    });
-
-    // Reload: on SIGHUP and when the file changes. An invalid file is reported and the running
-    // config stays.
-    auto reload = [&gateway, &options, &lastAppliedText](const QString &why) {
-        if (options.configPath.isEmpty())
-            return;
-        if (QFile f(options.configPath); f.open(QIODevice::ReadOnly) && !lastAppliedText.isEmpty()
-                                          && f.readAll() == lastAppliedText) {
-            return; // our own save of a config that came over the API: already running
-        }
-        lastAppliedText.clear();
-        auto parsed = config::loadConfigFile(options.configPath);
-        if (!parsed) {
-            logLine(u"config reload ("_s % why % u") rejected; the running config stays:"_s);
-            for (const config::ConfigProblem &p : parsed.error())
-                logLine(u"  "_s % p.toString());
-            return;
-        }
-        config::GatewayConfig next = *parsed;
-        applyListenOverride(next, options.listen);
-        const Gateway::ApplyResult applied = gateway.applyConfig(next);
-        logLine(u"config reloaded ("_s % why % u"): "_s % applied.changes.summary());
-        if (!applied.listenError.isEmpty())
-            logLine(u"  "_s % applied.listenError % u"; still listening on "_s % gateway.listenUrl());
-        else if (applied.changes.listenChanged)
-            logLine(u"listening on "_s % gateway.listenUrl());
-    };
-
     SignalWatcher signalWatcher;
-    QObject::connect(&signalWatcher, &SignalWatcher::reloadRequested, &gateway, [&] { reload(u"SIGHUP"_s); });
-    QFileSystemWatcher watcher;
-    QTimer debounce;
-    debounce.setSingleShot(true);
-    debounce.setInterval(300); // editors write in several steps
-    if (!options.configPath.isEmpty()) {
-        watcher.addPath(options.configPath);
-        QObject::connect(&watcher, &QFileSystemWatcher::fileChanged, &debounce, [&] {
-            // Editors that save by rename replace the watched file: watch the new one.
-            if (!watcher.files().contains(options.configPath))
-                watcher.addPath(options.configPath);
-            debounce.start();
-        });
-        QObject::connect(&debounce, &QTimer::timeout, &gateway, [&] { reload(u"file changed"_s); });
-    }
+    QObject::connect(&signalWatcher, &SignalWatcher::reloadRequested, &controller,
+                     [&controller] { controller.reload(u"SIGHUP"_s); });
     int terminations = 0;
     QObject::connect(&signalWatcher, &SignalWatcher::terminateRequested, &gateway, [&](int sig) {
         if (++terminations == 1) {

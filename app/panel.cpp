@@ -1,5 +1,6 @@
 #include "panel.h"
 
+#include "config/configcontroller.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
@@ -23,25 +24,23 @@ constexpr int PanelWorkerNice = 5;
 
 int runPanel(const QString &configPath, const QString &listen, bool demo)
 {
-    if (!listen.isEmpty()) {
-        const auto addr = config::parseListenAddress(listen);
-        if (!addr) {
-            std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(addr.error()));
-            return 2;
-        }
+    // Destroyed in reverse order: the window first, then the config controller, then the gateway (its
+    // workers stop), then the simulated nodes the gateway was talking to.
+    app::DemoFleet fleet;
+    Gateway gateway;
+    gateway.setWorkerNice(PanelWorkerNice);
+    // As in headless mode: the config controller applies, saves, watches and answers PUT /api/config.
+    config::ConfigController controller(&gateway);
+    if (const auto set = controller.setListenOverride(listen); !set) {
+        std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(set.error()));
+        return 2;
     }
     QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)
     // The desktop entry (packaging/): lets Wayland compositors and docks match the window to its icon.
     QGuiApplication::setDesktopFileName(u"io.github.switchyard.Switchyard"_s);
     QApplication::setWindowIcon(QIcon(u":/icons/switchyard-256.png"_s));
 
-    // Destroyed in reverse order: the window first, then the gateway (its workers stop), then the
-    // simulated nodes the gateway was talking to.
-    app::DemoFleet fleet;
-    Gateway gateway;
-    gateway.setWorkerNice(PanelWorkerNice);
-    MainWindow window(&gateway);
-    window.setListenOverride(listen);
+    MainWindow window(&gateway, &controller);
 
     auto startDemo = [&]() -> bool {
         if (!fleet.nodes().empty()) {

@@ -81,8 +81,9 @@ public:
     const config::GatewayConfig &config() const { return m_config; }
 
     // PUT /api/config: applies a config that arrived over the API (already validated) on this
-    // object's thread. The default applies it as is; the app installs one that saves the file first,
-    // so the file stays the truth. `error` set = nothing was applied (e.g. the file could not be saved).
+    // object's thread. The default applies it as is; a config::ConfigController (headless mode and the
+    // panel) installs one that saves the file first, so the file stays the truth. `error` set = nothing
+    // was applied (e.g. the file could not be saved). An empty handler restores the default.
     struct ConfigUpdate
     {
         ApplyResult result;

@@ -3,8 +3,8 @@
 #include "bench/benchmarkview.h"
 #include "chartsview.h"
 #include "chat/chatconsole.h"
+#include "config/configcontroller.h"
 #include "config/configeditor.h"
-#include "config/configfile.h"
 #include "config/configloader.h"
 #include "eventlooplag.h"
 #include "gateway.h"
@@ -48,11 +48,14 @@ const QString ViewKey = u"window/view"_s;
 const QString LastConfigKey = u"config/lastPath"_s;
 } // namespace
 
-MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
-    : QMainWindow(parent), m_gateway(gateway), m_monitor(new GatewayMonitor(gateway, this)),
-      m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)), m_charts(new ChartsView(this)),
-      m_requests(new RequestsView(this)),
-      m_configEditor(new ConfigEditor(this)),
+MainWindow::MainWindow(Gateway *gateway, QWidget *parent) : MainWindow(gateway, nullptr, parent) {}
+
+MainWindow::MainWindow(Gateway *gateway, config::ConfigController *controller, QWidget *parent)
+    : QMainWindow(parent), m_gateway(gateway),
+      m_config(controller ? controller : new config::ConfigController(gateway, this)),
+      m_monitor(new GatewayMonitor(gateway, this)), m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)),
+      m_charts(new ChartsView(this)), m_requests(new RequestsView(this)),
+      m_configEditor(new ConfigEditor(m_config, this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
       m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this)),
@@ -61,10 +64,6 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     setObjectName(u"switchyardMainWindow"_s);
     setWindowTitle(tr("Switchyard[*]"));
     m_faultPool.setMaxThreadCount(1); // faults apply in the order they were asked for
-    // PUT /api/config reaches the panel's gateway too: the open file stays the truth (saved first, the
-    // editor notices the change on disk), and the window says what happened.
-    m_gateway->setConfigUpdateHandler(
-        [this](const config::GatewayConfig &parsed, const QByteArray &text) { return applyConfigFromApi(parsed, text); });
 
     m_tabs->setObjectName(u"views"_s);
     m_tabs->setDocumentMode(true);
@@ -139,20 +138,7 @@ MainWindow::MainWindow(Gateway *gateway, QWidget *parent)
     connect(m_nodes, &NodesView::openConfigRequested, this, &MainWindow::openConfigInteractive);
     connect(m_nodes, &NodesView::addNodesRequested, this, [this] { showWelcome(WelcomeDialog::Page::Nodes); });
 
-    // The editor's Apply goes through applyConfig (the --listen override, the title, the banner); its Open
-    // is the window's (which applies what it opens).
-    m_configEditor->setApplier([this](const config::GatewayConfig &cfg, const QString &source) {
-        const Gateway::ApplyResult result = applyConfig(cfg, source);
-        if (result.listenError.isEmpty())
-            showNote(tr("Configuration applied: %1")
-                         .arg(result.changes.isEmpty() ? tr("no changes") : result.changes.summary()));
-        return result;
-    });
-    connect(m_configEditor, &ConfigEditor::openRequested, this, &MainWindow::openConfigInteractive);
-    connect(m_configEditor, &ConfigEditor::documentStateChanged, this, &MainWindow::updateTitle);
-    connect(m_configEditor, &ConfigEditor::fileSaved, this, [](const QString &path) {
-        QSettings().setValue(LastConfigKey, path); // the next start opens what was saved
-    });
+    connectConfig();
 
     QSettings settings;
     if (!restoreGeometry(settings.value(GeometryKey).toByteArray()))
@@ -169,6 +155,40 @@ MainWindow::~MainWindow()
 {
     m_monitor->stop();
     m_faultPool.waitForDone();
+}
+
+void MainWindow::connectConfig()
+{
+    connect(m_config, &config::ConfigController::applied, this, &MainWindow::onConfigApplied);
+    // PUT /api/config reaches the panel's gateway too: the open file stays the truth (saved first, the
+    // editor notices the change on disk), and the window says what happened.
+    connect(m_config, &config::ConfigController::apiConfigApplied, this, [this](const Gateway::ApplyResult &r) {
+        showNote(tr("A config arrived over the API (PUT /api/config) and was applied: %1")
+                     .arg(r.changes.isEmpty() ? tr("no changes") : r.changes.summary()));
+    });
+    connect(m_config, &config::ConfigController::apiConfigRefused, this, [this](const QString &error) {
+        showError(tr("A config arrived over the API but was not applied: %1").arg(error).toHtmlEscaped());
+    });
+    // The editor's Apply goes through applyConfig (the --listen override, the title, the banner); its Open
+    // is the window's (which applies what it opens).
+    m_configEditor->setApplier([this](const config::GatewayConfig &cfg, const QString &source) {
+        const Gateway::ApplyResult result = applyConfig(cfg, source);
+        if (result.listenError.isEmpty())
+            showNote(tr("Configuration applied: %1")
+                         .arg(result.changes.isEmpty() ? tr("no changes") : result.changes.summary()));
+        return result;
+    });
+    connect(m_configEditor, &ConfigEditor::openRequested, this, &MainWindow::openConfigInteractive);
+    connect(m_configEditor, &ConfigEditor::documentStateChanged, this, &MainWindow::updateTitle);
+    connect(m_configEditor, &ConfigEditor::fileSaved, this, [](const QString &path) {
+        QSettings().setValue(LastConfigKey, path); // the next start opens what was saved
+    });
+}
+
+void MainWindow::setListenOverride(const QString &listen)
+{
+    if (const auto set = m_config->setListenOverride(listen); !set)
+        showError(tr("--listen %1: %2").arg(listen, set.error()).toHtmlEscaped());
 }
 
 void MainWindow::createActions()
@@ -342,7 +362,7 @@ bool MainWindow::openConfig(const QString &path, bool askAboutEdits)
     // The editor reads the file and the gateway gets exactly those bytes: what is applied is what is shown.
     auto parsed = [&]() -> Expected<config::GatewayConfig, config::ConfigProblems> {
         if (!m_configEditor)
-            return config::loadConfigFile(path);
+            return m_config->openConfigFile(path);
         const auto bytes = m_configEditor->openFile(path);
         if (!bytes)
             return unexpected(config::ConfigProblems{config::ConfigProblem{path, 0, 0, bytes.error()}});
@@ -400,59 +420,31 @@ void MainWindow::updateTitle()
 
 Gateway::ApplyResult MainWindow::applyConfig(config::GatewayConfig cfg, const QString &source)
 {
-    if (!m_listenOverride.isEmpty()) {
-        const auto addr = config::parseListenAddress(m_listenOverride);
-        if (addr) {
-            cfg.settings.listenHost = addr->host;
-            cfg.settings.listenPort = addr->port;
-        } else {
-            showError(tr("--listen %1: %2").arg(m_listenOverride, addr.error()).toHtmlEscaped());
-        }
-    }
-    m_baseConfig = std::move(cfg);
+    return m_config->apply(std::move(cfg), source);
+}
+
+void MainWindow::onConfigApplied(const Gateway::ApplyResult &result, const QString &source)
+{
     m_configSource = source;
-    const bool wasRunning = m_gateway->isRunning();
-    const Gateway::ApplyResult result = m_gateway->applyConfig(m_baseConfig);
     updateTitle();
     if (!result.listenError.isEmpty()) {
         // A running gateway keeps its old address when the new one cannot be bound.
         showError(u"<b>"_s % tr("The new listen address cannot be used.").toHtmlEscaped() % u"</b> "_s
                   % result.listenError.toHtmlEscaped() % u"<br>"_s
                   % tr("The gateway keeps listening on %1.").arg(m_gateway->listenUrl()).toHtmlEscaped());
-    } else if (const config::GatewaySettings &s = m_baseConfig.settings;
-               s.allowUnauthenticatedNetworkAccess && s.apiKeys.isEmpty() && !config::isLoopbackHost(s.listenHost)) {
+    } else if (const auto host = m_config->exposedHost()) {
         // The operator opted out of the safe default: say so every time, not only in the file.
         showError(u"<b>"_s % tr("The gateway is reachable from the network without API keys.").toHtmlEscaped()
                   % u"</b> "_s
                   % tr("Anyone who can reach %1 can use your nodes (switchyard.allow_unauthenticated_network_access "
                        "is true). Set switchyard.api_keys to require a key.")
-                        .arg(s.listenHost)
+                        .arg(*host)
                         .toHtmlEscaped());
-    } else if (wasRunning && !result.changes.isEmpty()) {
+    } else if (m_gateway->isRunning() && !result.changes.isEmpty()) {
+        // (Applying never starts or stops the gateway: running now is running before.)
         statusBar()->showMessage(tr("Configuration applied: %1").arg(result.changes.summary()), 15000);
     }
     m_monitor->sampleNow();
-    return result;
-}
-
-Gateway::ConfigUpdate MainWindow::applyConfigFromApi(const config::GatewayConfig &parsed, const QByteArray &text)
-{
-    Gateway::ConfigUpdate update;
-    const QString path = m_configEditor ? m_configEditor->filePath() : QString();
-    if (!path.isEmpty()) {
-        const auto saved = config::saveConfigFile(path, text);
-        if (!saved) {
-            update.error = saved.error();
-            showError(tr("A config arrived over the API but was not applied: %1").arg(saved.error()).toHtmlEscaped());
-            return update;
-        }
-        update.savedTo = saved->path;
-    }
-    update.result = applyConfig(parsed, path.isEmpty() ? m_configSource : path);
-    showNote(tr("A config arrived over the API (PUT /api/config) and was applied: %1")
-                 .arg(update.result.changes.isEmpty() ? tr("no changes") : update.result.changes.summary())
-                 .toHtmlEscaped());
-    return update;
 }
 
 void MainWindow::setDemoNodes(std::vector<sim::SimNode *> nodes)

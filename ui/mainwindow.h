@@ -3,8 +3,10 @@
 // The panel's main window: one tab per view (Nodes, Charts, Requests, Config editor, Chat, Benchmark), a
 // toolbar and menu with the gateway toggle, a status bar with the gateway's state and rates, and a
 // system-tray icon whose colour tells the state (when the platform has a tray).
-// It owns the GatewayMonitor that feeds every view; it never touches a socket. Opening a config and
-// quitting go through the config editor, so unsaved edits are never dropped without asking.
+// It owns the GatewayMonitor that feeds every view; it never touches a socket. Configs are put into service
+// by the config controller (gateway/config/, shared with PUT /api/config); the window shows what it reports.
+// Opening a config and quitting go through the config editor, so unsaved edits are never dropped without
+// asking.
 
 #include "config/config.h"
 #include "gateway.h"
@@ -27,6 +29,9 @@ class QTabWidget;
 
 namespace switchyard {
 class Gateway;
+namespace config {
+class ConfigController;
+}
 namespace sim {
 class SimNode;
 }
@@ -51,21 +56,23 @@ public:
     Q_ENUM(View)
 
     // The gateway must outlive the window. The window takes the gateway's request logger (see
-    // GatewayMonitor), so create it before the gateway's first start().
+    // GatewayMonitor), so create it before the gateway's first start(). controller: the gateway's config
+    // controller, which must outlive the window too; without one the window makes its own.
     explicit MainWindow(Gateway *gateway, QWidget *parent = nullptr);
+    MainWindow(Gateway *gateway, config::ConfigController *controller, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // "HOST:PORT" from --listen: applied to every config this window loads.
-    void setListenOverride(const QString &listen) { m_listenOverride = listen; }
+    // "HOST:PORT" from --listen: applied to every config this window loads (the controller's override).
+    void setListenOverride(const QString &listen);
+    config::ConfigController *configController() const { return m_config; }
 
     // Loads, validates and applies a config file; problems are shown in the window (not modal) and the
     // file is shown in the config editor either way, to be fixed there. Unsaved edits in the editor are
     // asked about first (false when the operator cancels).
     bool openConfigFile(const QString &path);
-    // Applies a config; source names it in the title ("demo", a file path). Returns what changed.
+    // Applies a config through the controller; source names it in the title ("demo", a file path).
+    // Returns what changed.
     Gateway::ApplyResult applyConfig(config::GatewayConfig config, const QString &source);
-    // PUT /api/config: saves to the open file (if any), then applies; installed as the gateway's handler.
-    Gateway::ConfigUpdate applyConfigFromApi(const config::GatewayConfig &parsed, const QByteArray &text);
     // The text of a config that is not a file (the demo's), for the editor; marked as the running config.
     void showConfigText(const QString &json, const QString &source);
     // The demo's simulated nodes: their state and counters feed the Nodes view, and their context
@@ -129,6 +136,8 @@ private:
     void syncGatewayActions();
     void updateIndicator(const MonitorSample &sample);
     void openConfigInteractive();
+    void connectConfig();
+    void onConfigApplied(const Gateway::ApplyResult &result, const QString &source);
     void onWelcomeFinished(WelcomeDialog *dialog);
     bool openConfig(const QString &path, bool askAboutEdits);
     void updateTitle();
@@ -136,6 +145,7 @@ private:
     void saveSettings() const;
 
     Gateway *m_gateway;
+    config::ConfigController *m_config; // declared before the editor, which is built on it
     GatewayMonitor *m_monitor;
     QTabWidget *m_tabs;
     NodesView *m_nodes;
@@ -162,9 +172,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr;
     GatewayIndicator m_indicator = GatewayIndicator::Off;
     bool m_indicatorSet = false;
-    config::GatewayConfig m_baseConfig;
     QString m_configSource;
-    QString m_listenOverride;
     std::vector<sim::SimNode *> m_demoNodes;
     QThreadPool m_faultPool; // setFault waits for the node's thread: never on the GUI thread
     i18n::Language m_language; // the language the panel started in

@@ -1,33 +1,27 @@
 #include "configeditor.h"
 
 #include "codeeditor.h"
+#include "configeditoractions.h"
+#include "configeditorprompts.h"
 #include "configform.h"
+#include "externalchangebar.h"
 #include "jsonhighlighter.h"
+#include "problemspane.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
-#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
-#include <QMessageBox>
+#include <QMetaMethod>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
-#include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include <algorithm>
 
@@ -35,121 +29,21 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
 
-namespace {
+ConfigEditor::ConfigEditor(QWidget *parent) : ConfigEditor(nullptr, parent) {}
 
-// As the loader: a config is a few kilobytes; this is a wrong file, not a config.
-constexpr qint64 kMaxFileBytes = 16LL * 1024 * 1024;
-const QByteArray Bom("\xEF\xBB\xBF");
-constexpr int ProblemStartRole = Qt::UserRole + 1;
-constexpr int ProblemEndRole = Qt::UserRole + 2;
-
-// Reads at most kMaxFileBytes; the error is a sentence for the operator.
-Expected<QByteArray, QString> readFile(const QString &path)
-{
-    const QFileInfo info(path);
-    if (info.isDir())
-        return unexpected(ConfigEditor::tr("it is a directory"));
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return unexpected(f.errorString());
-    if (f.size() > kMaxFileBytes)
-        return unexpected(ConfigEditor::tr("the file is %1 bytes, too big to be a config").arg(f.size()));
-    QByteArray bytes = f.read(kMaxFileBytes + 1);
-    if (f.error() != QFileDevice::NoError)
-        return unexpected(f.errorString());
-    return bytes;
-}
-
-// Offsets where each line of text starts.
-std::vector<int> lineStarts(QStringView text)
-{
-    std::vector<int> starts{0};
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == u'\n')
-            starts.push_back(int(i + 1));
-    }
-    return starts;
-}
-
-} // namespace
-
-QString LocatedProblem::text() const
-{
-    const QString what = problem.path.isEmpty() || problem.line > 0
-                             ? problem.message
-                             : problem.path + u": "_s + problem.message;
-    if (line <= 0)
-        return what;
-    return QString::number(line) + u':' + QString::number(column) + u"  "_s + what;
-}
-
-QList<LocatedProblem> locateProblems(const config::ConfigProblems &problems, QStringView text)
-{
-    QList<LocatedProblem> out;
-    const std::vector<int> starts = lineStarts(text);
-    const JsonTextIndex index = JsonTextIndex::build(text);
-    auto lineEnd = [&](size_t line) {
-        return line + 1 < starts.size() ? starts[line + 1] - 1 : int(text.size());
-    };
-    for (const config::ConfigProblem &p : problems) {
-        LocatedProblem lp{p};
-        if (p.line > 0) {
-            if (size_t(p.line - 1) < starts.size()) {
-                const size_t l = size_t(p.line - 1);
-                lp.start = lp.end = std::min(starts[l] + std::max(p.column, 1) - 1, lineEnd(l));
-            }
-            lp.line = p.line;
-            lp.column = p.column;
-        } else if (const auto path = parseJsonPath(p.path); path && !index.isEmpty()) {
-            int matched = 0;
-            const int at = index.findNearest(*path, &matched);
-            const JsonTextIndex::Node &n = index.node(at);
-            const bool container =
-                n.kind == JsonTextIndex::Kind::Object || n.kind == JsonTextIndex::Kind::Array;
-            if ((matched < path->size() || container) && n.keyStart >= 0) {
-                // Missing, or a whole object: its name says where without painting a block of text.
-                lp.start = n.keyStart;
-                lp.end = n.keyEnd;
-            } else if (matched < path->size() || container) {
-                lp.start = n.start;
-                lp.end = n.start + 1;
-            } else {
-                lp.start = n.start;
-                lp.end = n.end;
-            }
-        }
-        if (lp.start >= 0 && p.line <= 0) {
-            const auto it = std::upper_bound(starts.begin(), starts.end(), lp.start);
-            const size_t l = size_t(it - starts.begin()) - 1;
-            lp.line = int(l) + 1;
-            lp.column = lp.start - starts[l] + 1;
-        }
-        out.append(lp);
-    }
-    return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-
-ConfigEditor::ConfigEditor(QWidget *parent)
-    : QWidget(parent), m_text(new CodeEditor(this)), m_highlighter(new JsonHighlighter(m_text->document())),
-      m_form(new ConfigForm(this)), m_views(new QTabWidget(this)), m_problemList(new QListWidget(this)),
-      m_problemsHeader(new QLabel(this)), m_docLabel(new QLabel(this)), m_applyLabel(new QLabel(this)),
-      m_messageLabel(new QLabel(this)), m_externalBar(new QFrame(this)), m_externalText(new QLabel(this)),
-      m_reloadButton(new QPushButton(tr("Reload"), this)),
-      m_keepButton(new QPushButton(tr("Keep my version"), this)),
-      m_applyButton(new QPushButton(tr("Apply"), this)), m_toolbar(new QToolBar(this)),
-      m_validateTimer(new QTimer(this)), m_formTimer(new QTimer(this)), m_diskTimer(new QTimer(this)),
-      m_watcher(new QFileSystemWatcher(this)), m_env(config::processEnvironment())
+ConfigEditor::ConfigEditor(config::ConfigController *controller, QWidget *parent)
+    : QWidget(parent), m_controller(controller ? controller : new config::ConfigController(nullptr, this)),
+      m_validator(new ConfigValidator(this)), m_text(new CodeEditor(this)),
+      m_highlighter(new JsonHighlighter(m_text->document())), m_form(new ConfigForm(this)),
+      m_views(new QTabWidget(this)),
+      m_problemsPane(new ProblemsPane(tr("Click a problem to go to it in the text."), this)),
+      m_docLabel(new QLabel(this)), m_applyLabel(new QLabel(this)), m_messageLabel(new QLabel(this)),
+      m_externalBar(new ExternalChangeBar(tr("Reload"), this)),
+      m_applyButton(new QPushButton(tr("Apply"), this)), m_formTimer(new QTimer(this))
 {
     setObjectName(u"configEditor"_s);
-    m_validateTimer->setSingleShot(true);
-    m_validateTimer->setInterval(300);
     m_formTimer->setSingleShot(true);
     m_formTimer->setInterval(0);
-    // Other programs write in steps (truncate, write, rename): look once they are done.
-    m_diskTimer->setSingleShot(true);
-    m_diskTimer->setInterval(200);
 
     buildUi();
 
@@ -158,141 +52,57 @@ ConfigEditor::ConfigEditor(QWidget *parent)
         updateStatus();
         emit documentStateChanged();
     });
-    connect(m_text->document(), &QTextDocument::undoAvailable, m_undoAction, &QAction::setEnabled);
-    connect(m_text->document(), &QTextDocument::redoAvailable, m_redoAction, &QAction::setEnabled);
-    connect(m_validateTimer, &QTimer::timeout, this, &ConfigEditor::startValidation);
-    connect(&m_validation, &QFutureWatcher<Validation>::finished, this, [this] {
-        if (m_validation.future().resultCount() > 0)
-            takeValidation(m_validation.result());
-    });
+    connect(m_text->document(), &QTextDocument::undoAvailable, m_actions.undo, &QAction::setEnabled);
+    connect(m_text->document(), &QTextDocument::redoAvailable, m_actions.redo, &QAction::setEnabled);
+    connect(m_validator, &ConfigValidator::started, this,
+            [this] { m_problemsPane->setHeader(tr("Checking\u2026")); });
+    connect(m_problemsPane, &ProblemsPane::problemActivated, this, &ConfigEditor::goToProblem);
+    connect(m_validator, &ConfigValidator::finished, this, &ConfigEditor::takeValidation);
     connect(m_formTimer, &QTimer::timeout, this, &ConfigEditor::refreshForm);
     connect(m_form, &ConfigForm::editRequested, this, &ConfigEditor::applyEdits);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &ConfigEditor::scheduleDiskCheck);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &ConfigEditor::scheduleDiskCheck);
-    connect(m_diskTimer, &QTimer::timeout, this, &ConfigEditor::checkDisk);
+    connect(m_controller, &config::ConfigController::fileChanged, this, &ConfigEditor::onFileChanged);
+    connect(m_controller, &config::ConfigController::fileMissing, this, &ConfigEditor::onFileMissing);
+    connect(m_controller, &config::ConfigController::fileRestored, m_externalBar,
+            &ExternalChangeBar::dismiss);
+    connect(m_externalBar, &ExternalChangeBar::reloadClicked, this, &ConfigEditor::reload);
+    connect(m_externalBar, &ExternalChangeBar::keepClicked, this, &ConfigEditor::keepMyVersion);
 
     syncActions();
     updateStatus();
     refreshForm();
-    takeValidation(validate(m_generation, QString(), m_env));
+    takeValidation(m_validator->validateNow(QString()));
 }
 
-ConfigEditor::~ConfigEditor()
-{
-    m_validation.waitForFinished();
-}
+ConfigEditor::~ConfigEditor() = default;
 
-void ConfigEditor::buildUi()
+void ConfigEditor::connectActions()
 {
-    auto style = QApplication::style();
-    auto action = [this](const QString &text, const QKeySequence &key, const QString &tip, auto slot) {
-        auto *a = new QAction(text, this);
-        if (!key.isEmpty())
-            a->setShortcut(key);
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        a->setToolTip(key.isEmpty() ? tip : tip + u" ("_s + key.toString(QKeySequence::NativeText) + u')');
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
-    m_openAction = action(tr("Open\u2026"), {}, tr("Open a config file, apply it and edit it here"), [this] {
+    connect(m_actions.open, &QAction::triggered, this, [this] {
         if (isSignalConnected(QMetaMethod::fromSignal(&ConfigEditor::openRequested))) {
             emit openRequested();
             return;
         }
         if (!maybeDiscard(Reason::Open))
             return;
-        const QString path = chooseFile(FileRole::Open, m_path);
+        const QString path = chooseFile(FileRole::Open, filePath());
         if (!path.isEmpty())
             openFile(path);
     });
-    m_openAction->setIcon(style->standardIcon(QStyle::SP_DialogOpenButton));
-    m_importAction = action(tr("Import Bifrost\u2026"), {},
-                            tr("Load a Bifrost config.json as it is, without applying it; Save As makes it a "
-                               "Switchyard config"),
-                            [this] { importInteractive(); });
-    m_saveAction =
-        action(tr("Save"), QKeySequence::Save,
-               tr("Save the config (the previous version is kept as .bak; an invalid config is never "
-                  "written)"),
-               [this] { save(); });
-    m_saveAction->setIcon(style->standardIcon(QStyle::SP_DialogSaveButton));
-    m_saveAsAction = action(tr("Save As\u2026"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
-                            tr("Save the config under another name"), [this] { saveAsInteractive(); });
-    m_exportAction =
-        action(tr("Export for Bifrost\u2026"), {},
-               tr("Write a Bifrost-compatible file: the same providers, without Switchyard's own "
-                  "section"),
-               [this] { exportInteractive(); });
-    m_undoAction = action(tr("Undo"), QKeySequence::Undo, tr("Undo the last change, in the text or the form"),
-                          [this] { undo(); });
-    m_redoAction =
-        action(tr("Redo"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), tr("Redo"), [this] { redo(); });
-    m_redoAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    m_reloadAction = action(tr("Reload"), {}, tr("Read the file again from disk (asks about unsaved edits)"),
-                            [this] { reload(); });
-    m_reloadAction->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
-    m_applyAction =
-        action(tr("Apply"), QKeySequence(Qt::CTRL | Qt::Key_Return),
-               tr("Validate and put this config into service: requests in flight finish on the old "
-                  "one, nothing restarts"),
-               [this] { apply(); });
-    m_applyAction->setShortcuts(
-        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_undoAction->setEnabled(false);
-    m_redoAction->setEnabled(false);
-
-    m_toolbar->setObjectName(u"configToolBar"_s);
-    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_toolbar->setIconSize(QSize(16, 16));
-    m_toolbar->addAction(m_openAction);
-    m_toolbar->addAction(m_importAction);
-    m_toolbar->addSeparator();
-    m_toolbar->addAction(m_saveAction);
-    m_toolbar->addAction(m_saveAsAction);
-    m_toolbar->addAction(m_exportAction);
-    m_toolbar->addSeparator();
-    m_toolbar->addAction(m_undoAction);
-    m_toolbar->addAction(m_redoAction);
-    m_toolbar->addSeparator();
-    m_toolbar->addAction(m_reloadAction);
-    auto *spacer = new QWidget(m_toolbar);
-    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    m_toolbar->addWidget(spacer);
-    m_applyButton->setObjectName(u"applyButton"_s);
-    m_applyButton->setToolTip(m_applyAction->toolTip());
-    m_applyButton->setDefault(true);
-    m_applyButton->setMinimumWidth(90);
+    connect(m_actions.import, &QAction::triggered, this, &ConfigEditor::importInteractive);
+    connect(m_actions.save, &QAction::triggered, this, &ConfigEditor::save);
+    connect(m_actions.saveAs, &QAction::triggered, this, &ConfigEditor::saveAsInteractive);
+    connect(m_actions.exportBifrost, &QAction::triggered, this, &ConfigEditor::exportInteractive);
+    connect(m_actions.undo, &QAction::triggered, this, &ConfigEditor::undo);
+    connect(m_actions.redo, &QAction::triggered, this, &ConfigEditor::redo);
+    connect(m_actions.reload, &QAction::triggered, this, &ConfigEditor::reload);
+    connect(m_actions.apply, &QAction::triggered, this, &ConfigEditor::apply);
     connect(m_applyButton, &QPushButton::clicked, this, &ConfigEditor::apply);
-    m_toolbar->addWidget(m_applyButton);
+}
 
-    // Changed on disk: a plain bar, not a modal question in the middle of typing.
-    m_externalBar->setObjectName(u"externalChangeBar"_s);
-    m_externalBar->setFrameShape(QFrame::StyledPanel);
-    m_externalBar->setStyleSheet(
-        u"QFrame#externalChangeBar { background: #fff4de; border: 1px solid #e08e00; "
-        "border-radius: 4px; } QFrame#externalChangeBar QLabel { color: #4a3000; "
-        "background: transparent; }"_s);
-    auto *eb = new QHBoxLayout(m_externalBar);
-    eb->setContentsMargins(10, 4, 4, 4);
-    m_externalText->setWordWrap(true);
-    m_externalText->setParent(m_externalBar);
-    m_reloadButton->setObjectName(u"externalReload"_s);
-    m_keepButton->setObjectName(u"externalKeep"_s);
-    eb->addWidget(m_externalText, 1);
-    eb->addWidget(m_reloadButton);
-    eb->addWidget(m_keepButton);
-    connect(m_reloadButton, &QPushButton::clicked, this, &ConfigEditor::reload);
-    connect(m_keepButton, &QPushButton::clicked, this, [this] {
-        // The text now differs from the file: it counts as unsaved, so it is not dropped silently later.
-        if (const auto bytes = readFile(m_path))
-            m_diskBytes = *bytes;
-        hideExternalBar();
-        m_text->document()->setModified(true);
-    });
-    m_externalBar->hide();
-
+void ConfigEditor::buildUi()
+{
+    m_actions = ConfigEditorActions::create(this);
+    connectActions();
     m_text->setPlaceholderText(
         tr("No config yet. Open a config file, import a Bifrost config.json, start the "
            "demo, or type a config here."));
@@ -305,25 +115,9 @@ void ConfigEditor::buildUi()
             refreshForm();
     });
 
-    auto *problems = new QWidget(this);
-    auto *pl = new QVBoxLayout(problems);
-    pl->setContentsMargins(0, 4, 0, 0);
-    pl->setSpacing(2);
-    m_problemsHeader->setObjectName(u"problemsHeader"_s);
-    m_problemList->setObjectName(u"problemList"_s);
-    m_problemList->setAlternatingRowColors(true);
-    m_problemList->setWordWrap(true);
-    m_problemList->setToolTip(tr("Click a problem to go to it in the text."));
-    pl->addWidget(m_problemsHeader);
-    pl->addWidget(m_problemList, 1);
-    connect(m_problemList, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem *item) { goToProblem(m_problemList->row(item)); });
-    connect(m_problemList, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { goToProblem(m_problemList->row(item)); });
-
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_views);
-    split->addWidget(problems);
+    split->addWidget(m_problemsPane);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
@@ -343,7 +137,7 @@ void ConfigEditor::buildUi()
     auto *l = new QVBoxLayout(this);
     l->setContentsMargins(4, 2, 4, 4);
     l->setSpacing(4);
-    l->addWidget(m_toolbar);
+    l->addWidget(m_actions.buildToolBar(this, m_applyButton));
     l->addWidget(m_externalBar);
     l->addWidget(m_messageLabel);
     l->addWidget(split, 1);
@@ -358,7 +152,7 @@ void ConfigEditor::setApplier(Applier applier)
 
 void ConfigEditor::setEnvironment(config::EnvLookup env)
 {
-    m_env = std::move(env);
+    m_validator->setEnvironment(std::move(env));
     validateNow();
 }
 
@@ -374,7 +168,7 @@ void ConfigEditor::setFileChooser(FileChooser chooser)
 
 void ConfigEditor::setValidationDelay(int ms)
 {
-    m_validateTimer->setInterval(std::max(0, ms));
+    m_validator->setDelay(ms);
 }
 
 // --- the document
@@ -391,8 +185,8 @@ QString ConfigEditor::text() const
 
 QString ConfigEditor::documentName() const
 {
-    if (!m_path.isEmpty())
-        return QFileInfo(m_path).fileName();
+    if (!isUntitled())
+        return QFileInfo(filePath()).fileName();
     return m_untitledName.isEmpty() ? tr("new config") : m_untitledName;
 }
 
@@ -418,43 +212,46 @@ void ConfigEditor::loadText(const QString &text, bool undoable)
     m_loading = false;
 }
 
+void ConfigEditor::showFileText(const QByteArray &bytes, bool undoable)
+{
+    const config::ConfigFileText file = config::ConfigFileText::decode(bytes);
+    m_bom = file.bom;
+    m_crlf = file.crlf;
+    loadText(file.text, undoable);
+}
+
+QByteArray ConfigEditor::fileBytes() const
+{
+    return config::ConfigFileText{text(), m_bom, m_crlf}.encode();
+}
+
 Expected<QByteArray, QString> ConfigEditor::openFile(const QString &path)
 {
-    const auto bytes = readFile(path);
+    const auto bytes = m_controller->openFile(path);
     if (!bytes) {
-        setMessage(tr("Could not open %1: %2").arg(path, bytes.error()), true);
-        return bytes;
+        const QString why = fileErrorText(bytes.error());
+        setMessage(tr("Could not open %1: %2").arg(path, why), true);
+        return unexpected(why);
     }
-    m_path = QFileInfo(path).absoluteFilePath();
     m_untitledName.clear();
-    m_diskBytes = *bytes;
-    m_diskMissing = false;
-    m_bom = bytes->startsWith(Bom);
-    QString t = QString::fromUtf8(m_bom ? bytes->mid(Bom.size()) : *bytes);
-    m_crlf = t.contains(u"\r\n"_s);
-    t.replace(u"\r\n"_s, u"\n"_s);
     m_hasApplied = false;
-    loadText(t, false);
-    watch(m_path);
-    hideExternalBar();
+    showFileText(*bytes, false);
+    m_externalBar->dismiss();
     setMessage({}, false);
     validateNow();
     refreshForm();
     emit documentStateChanged();
-    return bytes;
+    return *bytes;
 }
 
 void ConfigEditor::setUntitledText(const QString &text, const QString &sourceName)
 {
-    m_path.clear();
+    m_controller->closeFile();
     m_untitledName = sourceName;
-    m_diskBytes.clear();
-    m_diskMissing = false;
     m_bom = false;
     m_crlf = false;
     m_hasApplied = false;
-    watch({});
-    hideExternalBar();
+    m_externalBar->dismiss();
     loadText(text, false);
     setMessage({}, false);
     validateNow();
@@ -473,25 +270,6 @@ void ConfigEditor::markApplied()
 // --- validation
 // ---------------------------------------------------------------------------------------------
 
-ConfigEditor::Validation ConfigEditor::validate(quint64 generation, const QString &text,
-                                                const config::EnvLookup &env)
-{
-    Validation v;
-    v.generation = generation;
-    v.text = text;
-    QElapsedTimer timer;
-    timer.start();
-    if (!text.trimmed().isEmpty()) {
-        auto parsed = config::parseConfig(text.toUtf8(), env);
-        if (parsed)
-            v.config = std::move(*parsed);
-        else
-            v.problems = parsed.error();
-    }
-    v.micros = timer.nsecsElapsed() / 1000;
-    return v;
-}
-
 void ConfigEditor::onTextChanged()
 {
     // contentsChanged also fires for formatting (the highlighter): only a different text counts.
@@ -499,59 +277,31 @@ void ConfigEditor::onTextChanged()
     if (now == m_lastText)
         return;
     m_lastText = std::move(now);
-    ++m_generation;
+    m_validator->textChanged(m_lastText, !m_loading);
     m_formDirty = true;
-    if (!m_loading) {
-        m_validateTimer->start();
-        if (isFormShown())
-            m_formTimer->start();
-    }
+    if (!m_loading && isFormShown())
+        m_formTimer->start();
     syncActions();
     updateStatus();
 }
 
-void ConfigEditor::startValidation()
-{
-    // On a worker thread: a large paste never stalls typing. The result is dropped if the text has changed
-    // again by the time it arrives.
-    m_validation.setFuture(QtConcurrent::run(&ConfigEditor::validate, m_generation, text(), m_env));
-    m_problemsHeader->setText(tr("Checking\u2026"));
-}
-
 void ConfigEditor::validateNow()
 {
-    m_validateTimer->stop();
-    takeValidation(validate(m_generation, text(), m_env));
+    takeValidation(m_validator->validateNow(text()));
 }
 
-bool ConfigEditor::isValidationPending() const
+void ConfigEditor::takeValidation(const ConfigValidator::Result &v)
 {
-    return m_validatedGeneration != m_generation;
-}
-
-void ConfigEditor::takeValidation(const Validation &v)
-{
-    if (v.generation != m_generation)
-        return; // the text has changed since: a newer validation is on its way
-    m_validatedGeneration = v.generation;
-    m_valid = v.config.has_value();
-    m_validationMicros = v.micros;
-    m_problems = locateProblems(v.problems, v.text);
-
-    m_problemList->clear();
+    m_valid = v.validation.config.has_value();
+    m_validationMicros = v.validation.micros;
+    m_problems = locateProblems(v.validation.problems, v.text);
     QList<CodeEditor::Marker> markers;
-    const QIcon icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
     for (const LocatedProblem &p : std::as_const(m_problems)) {
-        auto *item = new QListWidgetItem(icon, p.text(), m_problemList);
-        item->setData(ProblemStartRole, p.start);
-        item->setData(ProblemEndRole, p.end);
-        item->setToolTip(p.problem.toString());
         if (p.start >= 0)
             markers.append({p.start, p.end, p.text()});
     }
     m_text->setMarkers(markers);
-    m_problemsHeader->setText(problemsHeader());
-    m_problemsHeader->setStyleSheet(m_problems.isEmpty() ? u"color: #1a7f37;"_s : u"color: #c62828;"_s);
+    m_problemsPane->showProblems(m_problems, problemsHeader());
     // The form marks the same problems.
     m_formDirty = true;
     if (isFormShown())
@@ -559,6 +309,11 @@ void ConfigEditor::takeValidation(const Validation &v)
     syncActions();
     updateStatus();
     emit validated();
+}
+
+QListWidget *ConfigEditor::problemList() const
+{
+    return m_problemsPane->list();
 }
 
 QString ConfigEditor::problemsHeader() const
@@ -683,8 +438,8 @@ void ConfigEditor::redo()
 
 QString ConfigEditor::applySource() const
 {
-    if (!m_path.isEmpty())
-        return isModified() ? tr("%1 (unsaved edits)").arg(m_path) : m_path;
+    if (!isUntitled())
+        return isModified() ? tr("%1 (unsaved edits)").arg(filePath()) : filePath();
     const QString name = m_untitledName.isEmpty() ? tr("new config") : m_untitledName;
     return isModified() ? tr("%1 (edited)").arg(name) : name;
 }
@@ -696,21 +451,20 @@ bool ConfigEditor::apply()
         return false;
     }
     // Exactly what is shown, validated now: the debounced result may be a keystroke old.
-    m_validateTimer->stop();
     const QString t = text();
-    const Validation v = validate(m_generation, t, m_env);
+    const ConfigValidator::Result v = m_validator->validateNow(t);
     takeValidation(v);
-    if (!v.config) {
+    if (!v.validation.config) {
         setMessage(
             t.trimmed().isEmpty()
                 ? tr("Not applied: there is no config.")
                 : tr("Not applied: the config has problems (%1, listed below). The running configuration "
                      "stays.")
-                      .arg(v.problems.size()),
+                      .arg(v.validation.problems.size()),
             true);
         return false;
     }
-    const Gateway::ApplyResult result = m_applier(*v.config, applySource());
+    const Gateway::ApplyResult result = m_applier(*v.validation.config, applySource());
     m_appliedText = t;
     m_hasApplied = true;
     const QString changes = result.changes.isEmpty() ? tr("no changes") : result.changes.summary();
@@ -733,112 +487,72 @@ bool ConfigEditor::apply()
 // --- save, export, import, reload
 // ---------------------------------------------------------------------------
 
-QByteArray ConfigEditor::fileBytes(const QString &text) const
+QString ConfigEditor::fileErrorText(const config::FileError &error)
 {
-    QString t = text;
-    if (m_crlf)
-        t.replace(u"\n"_s, u"\r\n"_s);
-    QByteArray bytes = t.toUtf8();
-    if (m_bom)
-        bytes.prepend(Bom);
-    return bytes;
-}
-
-bool ConfigEditor::writeFile(const QString &path, const QByteArray &bytes, bool backup, QString *error)
-{
-    const QFileInfo info(path);
-    if (info.isDir()) {
-        *error = tr("it is a directory");
-        return false;
+    using Kind = config::FileError::Kind;
+    switch (error.kind) {
+    case Kind::IsDirectory:
+        return tr("it is a directory");
+    case Kind::TooBig:
+        return tr("the file is %1 bytes, too big to be a config").arg(error.detail);
+    case Kind::BackupUnreadable:
+        return tr("the current file cannot be read to back it up: %1").arg(error.detail);
+    case Kind::BackupUnwritable:
+        return tr("the backup %1 cannot be written: %2").arg(error.path, error.detail);
+    case Kind::Invalid:
+    case Kind::Unreadable:
+    case Kind::Unwritable:
+        break;
     }
-    if (info.exists()) {
-        QFile old(path);
-        if (!old.open(QIODevice::ReadOnly)) {
-            *error = tr("the current file cannot be read to back it up: %1").arg(old.errorString());
-            return false;
-        }
-        const QByteArray previous = old.readAll();
-        if (previous == bytes)
-            return true; // nothing to write, and the backup keeps the version before
-        if (backup) {
-            // The backup first, itself atomic: a crash leaves either the old backup or the new one.
-            const QString bakPath = path + u".bak"_s;
-            QSaveFile bak(bakPath);
-            if (!bak.open(QIODevice::WriteOnly) || bak.write(previous) != previous.size() || !bak.commit()) {
-                *error = tr("the backup %1 cannot be written: %2").arg(bakPath, bak.errorString());
-                return false;
-            }
-            QFile::setPermissions(bakPath, old.permissions()); // a config holding secrets stays private
-        }
-    }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        *error = f.errorString();
-        return false;
-    }
-    if (f.write(bytes) != bytes.size()) {
-        *error = f.errorString();
-        f.cancelWriting();
-        return false;
-    }
-    if (!f.commit()) {
-        *error = f.errorString();
-        return false;
-    }
-    return true;
+    return error.detail;
 }
 
 bool ConfigEditor::save()
 {
-    if (m_path.isEmpty())
+    if (isUntitled())
         return saveAsInteractive();
-    return saveAs(m_path);
+    return saveAs(filePath());
 }
 
 bool ConfigEditor::saveAs(const QString &path)
 {
     const QString t = text();
-    // Never write a config the gateway would refuse. Environment references need not resolve here: the
-    // variables belong to wherever the file is used.
-    const config::EnvLookup anyVariable = [](const QString &) -> std::optional<QString> { return u"set"_s; };
-    const auto parsed = config::parseConfig(t.toUtf8(), anyVariable);
     const QString target = QFileInfo(path).absoluteFilePath();
-    if (t.trimmed().isEmpty() || !parsed) {
+    // Never write a config the gateway would refuse (the controller checks too; env.NAME references need
+    // not resolve here: the variables belong to wherever the file is used).
+    const auto saved = t.trimmed().isEmpty()
+                           ? unexpected(config::FileError{config::FileError::Kind::Invalid, target, {}, {}})
+                           : m_controller->saveAs(target, fileBytes());
+    if (!saved && saved.error().kind == config::FileError::Kind::Invalid) {
         validateNow();
         setMessage(t.trimmed().isEmpty()
                        ? tr("Not saved: there is no config.")
                        : tr("Not saved: the config has problems (%1, listed below); %2 is unchanged.")
-                             .arg(parsed.error().size())
+                             .arg(saved.error().problems.size())
                              .arg(target),
                    true);
         return false;
     }
-    const QByteArray bytes = fileBytes(t);
-    QString error;
-    if (!writeFile(target, bytes, true, &error)) {
-        setMessage(tr("Not saved: %1: %2").arg(target, error), true);
+    if (!saved) {
+        setMessage(tr("Not saved: %1: %2").arg(target, fileErrorText(saved.error())), true);
         return false;
     }
-    m_path = target;
     m_untitledName.clear();
-    m_diskBytes = bytes;
-    m_diskMissing = false;
     m_text->document()->setModified(false);
-    watch(m_path);
-    hideExternalBar();
-    const QString bak = m_path + u".bak"_s;
-    setMessage(QFileInfo::exists(bak) ? tr("Saved %1 (the previous version is %2).").arg(m_path, bak)
-                                      : tr("Saved %1.").arg(m_path),
+    m_externalBar->dismiss();
+    const QString bak = config::backupPathFor(filePath());
+    setMessage(QFileInfo::exists(bak) ? tr("Saved %1 (the previous version is %2).").arg(filePath(), bak)
+                                      : tr("Saved %1.").arg(filePath()),
                false);
     updateStatus();
-    emit fileSaved(m_path);
+    emit fileSaved(filePath());
     emit documentStateChanged();
     return true;
 }
 
 bool ConfigEditor::saveAsInteractive()
 {
-    const QString suggestion = m_path.isEmpty() ? QDir::home().filePath(u"switchyard.json"_s) : m_path;
+    const QString suggestion = isUntitled() ? QDir::home().filePath(u"switchyard.json"_s) : filePath();
     const QString path = chooseFile(FileRole::SaveAs, suggestion);
     return !path.isEmpty() && saveAs(path);
 }
@@ -853,10 +567,9 @@ bool ConfigEditor::exportBifrost(const QString &path)
         setMessage(tr("Not exported: %1").arg(lines.join(u"; "_s)), true);
         return false;
     }
-    QString error;
     const QString target = QFileInfo(path).absoluteFilePath();
-    if (!writeFile(target, *exported, true, &error)) {
-        setMessage(tr("Not exported: %1: %2").arg(target, error), true);
+    if (const auto written = config::writeFileKeepingBackup(target, *exported); !written) {
+        setMessage(tr("Not exported: %1: %2").arg(target, fileErrorText(written.error())), true);
         return false;
     }
     setMessage(
@@ -868,30 +581,26 @@ bool ConfigEditor::exportBifrost(const QString &path)
 
 bool ConfigEditor::exportInteractive()
 {
-    const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+    const QString dir = isUntitled() ? QDir::homePath() : QFileInfo(filePath()).absolutePath();
     const QString path = chooseFile(FileRole::ExportBifrost, QDir(dir).filePath(u"config.json"_s));
     return !path.isEmpty() && exportBifrost(path);
 }
 
 bool ConfigEditor::importBifrost(const QString &path)
 {
-    const auto bytes = readFile(path);
+    const auto bytes = config::readConfigBytes(path);
     if (!bytes) {
-        setMessage(tr("Could not import %1: %2").arg(path, bytes.error()), true);
+        setMessage(tr("Could not import %1: %2").arg(path, fileErrorText(bytes.error())), true);
         return false;
     }
     // As it is: Bifrost's providers section is Switchyard's, and the sections only Bifrost uses are kept in
     // the text (the loader ignores them). Untitled, so Save never writes over the Bifrost deployment's file.
-    const bool bom = bytes->startsWith(Bom);
-    QString t = QString::fromUtf8(bom ? bytes->mid(Bom.size()) : *bytes);
-    const bool crlf = t.contains(u"\r\n"_s);
-    t.replace(u"\r\n"_s, u"\n"_s);
-    setUntitledText(t, tr("imported from %1").arg(QFileInfo(path).fileName()));
-    m_bom = bom;
-    m_crlf = crlf;
+    const config::ConfigFileText file = config::ConfigFileText::decode(*bytes);
+    setUntitledText(file.text, tr("imported from %1").arg(QFileInfo(path).fileName()));
+    m_bom = file.bom;
+    m_crlf = file.crlf;
     m_text->document()->setModified(true); // not saved anywhere as a Switchyard config yet
-    const JsonTextIndex index = JsonTextIndex::build(t);
-    const FormData form = readForm(index);
+    const FormData form = readForm(JsonTextIndex::build(file.text));
     setMessage(m_valid ? tr("Imported %1 (providers: %2). Apply puts it into service; Save As keeps it as a "
                             "Switchyard config.")
                              .arg(QFileInfo(path).absoluteFilePath())
@@ -912,28 +621,21 @@ bool ConfigEditor::importInteractive()
 
 bool ConfigEditor::reload()
 {
-    if (m_path.isEmpty())
+    if (isUntitled())
         return false;
     if (!maybeDiscard(Reason::Reload))
         return false;
-    const auto bytes = readFile(m_path);
+    const auto bytes = m_controller->rereadFile();
     if (!bytes) {
-        setMessage(tr("Could not reload %1: %2").arg(m_path, bytes.error()), true);
+        setMessage(tr("Could not reload %1: %2").arg(filePath(), fileErrorText(bytes.error())), true);
         return false;
     }
-    m_diskBytes = *bytes;
-    m_diskMissing = false;
-    m_bom = bytes->startsWith(Bom);
-    QString t = QString::fromUtf8(m_bom ? bytes->mid(Bom.size()) : *bytes);
-    m_crlf = t.contains(u"\r\n"_s);
-    t.replace(u"\r\n"_s, u"\n"_s);
-    loadText(t, true);
-    watch(m_path);
-    hideExternalBar();
+    showFileText(*bytes, true);
+    m_externalBar->dismiss();
     validateNow();
     refreshForm();
     setMessage(tr("Reloaded %1 from disk (Undo brings the previous text back). Apply puts it into service.")
-                   .arg(m_path),
+                   .arg(filePath()),
                false);
     emit documentStateChanged();
     return true;
@@ -941,35 +643,7 @@ bool ConfigEditor::reload()
 
 ConfigEditor::Choice ConfigEditor::askUnsaved(Reason reason)
 {
-    if (m_prompt)
-        return m_prompt(reason, documentName());
-    QMessageBox box(this);
-    box.setObjectName(u"unsavedQuestion"_s);
-    box.setIcon(QMessageBox::Question);
-    box.setWindowTitle(tr("Unsaved config edits"));
-    if (reason == Reason::Reload) {
-        box.setText(
-            tr("Reloading replaces your unsaved edits to %1 with the file on disk.").arg(documentName()));
-        box.setInformativeText(tr("Undo brings them back afterwards."));
-        QPushButton *reloadButton = box.addButton(tr("Reload"), QMessageBox::DestructiveRole);
-        box.addButton(QMessageBox::Cancel);
-        box.setDefaultButton(QMessageBox::Cancel);
-        box.exec();
-        return box.clickedButton() == reloadButton ? Choice::Discard : Choice::Cancel;
-    }
-    box.setText(tr("%1 has unsaved edits.").arg(documentName()));
-    box.setInformativeText(reason == Reason::Close ? tr("Save them before quitting?")
-                                                   : tr("Save them before opening another config?"));
-    box.setStandardButtons(QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    box.setDefaultButton(QMessageBox::Save);
-    switch (box.exec()) {
-    case QMessageBox::Save:
-        return Choice::Save;
-    case QMessageBox::Discard:
-        return Choice::Discard;
-    default:
-        return Choice::Cancel;
-    }
+    return m_prompt ? m_prompt(reason, documentName()) : askAboutUnsavedEdits(this, reason, documentName());
 }
 
 bool ConfigEditor::maybeDiscard(Reason reason)
@@ -989,102 +663,46 @@ bool ConfigEditor::maybeDiscard(Reason reason)
 
 QString ConfigEditor::chooseFile(FileRole role, const QString &suggestion)
 {
-    if (m_chooser)
-        return m_chooser(role, suggestion);
-    const QString filter = tr("Config files (*.json);;All files (*)");
-    switch (role) {
-    case FileRole::Open:
-        return QFileDialog::getOpenFileName(this, tr("Open a config file"), suggestion, filter);
-    case FileRole::Import:
-        return QFileDialog::getOpenFileName(this, tr("Import a Bifrost config.json"), suggestion, filter);
-    case FileRole::SaveAs:
-        return QFileDialog::getSaveFileName(this, tr("Save the config as"), suggestion, filter);
-    case FileRole::ExportBifrost:
-        return QFileDialog::getSaveFileName(this, tr("Export a Bifrost config"), suggestion, filter);
-    }
-    return {};
+    return m_chooser ? m_chooser(role, suggestion) : askForConfigFile(this, role, suggestion);
 }
 
 // --- changes on disk
 // ----------------------------------------------------------------------------------------
 
-void ConfigEditor::watch(const QString &path)
+void ConfigEditor::onFileMissing()
 {
-    if (!m_watcher->files().isEmpty())
-        m_watcher->removePaths(m_watcher->files());
-    if (!m_watcher->directories().isEmpty())
-        m_watcher->removePaths(m_watcher->directories());
-    if (path.isEmpty())
-        return;
-    // The directory too: a program that saves by writing a new file and renaming it over this one replaces
-    // the watched file, and inotify then stops reporting it. The directory sees the new file arrive.
-    m_watcher->addPath(QFileInfo(path).absolutePath());
-    if (QFileInfo::exists(path))
-        m_watcher->addPath(path);
+    m_text->document()->setModified(true); // only here now: closing must not drop it silently
+    m_externalBar->showChange(
+        tr("%1 is no longer on disk (deleted or renamed by another program). Save writes it "
+           "again.")
+            .arg(filePath()),
+        false, tr("Dismiss"));
+    emit externalChangeDetected(filePath());
 }
 
-void ConfigEditor::scheduleDiskCheck()
+void ConfigEditor::onFileChanged()
 {
-    if (!m_path.isEmpty())
-        m_diskTimer->start();
+    m_externalBar->showChange(
+        isModified() ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
+                          "asks first; Keep my version keeps the text as it is here.")
+                           .arg(filePath())
+                     : tr("%1 was changed by another program.").arg(filePath()),
+        true, tr("Keep my version"));
+    emit externalChangeDetected(filePath());
 }
 
-void ConfigEditor::checkDisk()
+void ConfigEditor::keepMyVersion()
 {
-    if (m_path.isEmpty())
-        return;
-    const bool exists = QFileInfo::exists(m_path);
-    if (exists && !m_watcher->files().contains(m_path))
-        m_watcher->addPath(m_path); // the file was replaced (atomic rename): watch the new one
-    if (!exists) {
-        if (!m_diskMissing) {
-            m_diskMissing = true;
-            m_text->document()->setModified(true); // only here now: closing must not drop it silently
-            showExternalBar(
-                tr("%1 is no longer on disk (deleted or renamed by another program). Save writes it "
-                   "again.")
-                    .arg(m_path),
-                false);
-            emit externalChangeDetected(m_path);
-        }
-        return;
-    }
-    const auto bytes = readFile(m_path);
-    if (!bytes || *bytes == m_diskBytes) {
-        if (bytes && m_diskMissing) {
-            m_diskMissing = false;
-            hideExternalBar();
-        }
-        return; // a save of our own, a touch, or a change in another file of the directory
-    }
-    m_diskMissing = false;
-    showExternalBar(isModified()
-                        ? tr("%1 was changed by another program, and you have unsaved edits here. Reload "
-                             "asks first; Keep my version keeps the text as it is here.")
-                              .arg(m_path)
-                        : tr("%1 was changed by another program.").arg(m_path),
-                    true);
-    emit externalChangeDetected(m_path);
-}
-
-void ConfigEditor::showExternalBar(const QString &text, bool offerReload)
-{
-    m_externalText->setText(text);
-    m_reloadButton->setVisible(offerReload);
-    m_keepButton->setVisible(true);
-    m_keepButton->setText(offerReload ? tr("Keep my version") : tr("Dismiss"));
-    m_externalBar->show();
-}
-
-void ConfigEditor::hideExternalBar()
-{
-    m_externalBar->hide();
-    m_externalText->clear();
+    // The text now differs from the file: it counts as unsaved, so it is not dropped silently later. What
+    // the file holds now is known, so the same change is not reported again.
+    (void)m_controller->rereadFile();
+    m_externalBar->dismiss();
+    m_text->document()->setModified(true);
 }
 
 QString ConfigEditor::externalChangeText() const
 {
-    return m_externalBar->isHidden() ? QString() : m_externalText->text();
+    return m_externalBar->text();
 }
 
 bool ConfigEditor::externalChangePending() const
@@ -1101,7 +719,7 @@ void ConfigEditor::syncActions()
     // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again
     // anyway.
     const bool applicable = m_applier && hasText && (isValidationPending() || m_valid);
-    m_applyAction->setEnabled(applicable);
+    m_actions.apply->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
     // "Applied" only when the gateway runs exactly this (valid) text.
     const bool running = applicable && !isValidationPending() && m_hasApplied && m_appliedText == text();
@@ -1109,17 +727,17 @@ void ConfigEditor::syncActions()
     m_applyButton->setToolTip(!m_applier    ? tr("No gateway to apply to.")
                               : !hasText    ? tr("No config to apply.")
                               : !applicable ? tr("Fix the problems listed below first.")
-                                            : m_applyAction->toolTip());
-    m_saveAction->setEnabled(hasText);
-    m_saveAsAction->setEnabled(hasText);
-    m_exportAction->setEnabled(hasText);
-    m_reloadAction->setEnabled(!m_path.isEmpty());
+                                            : m_actions.apply->toolTip());
+    m_actions.save->setEnabled(hasText);
+    m_actions.saveAs->setEnabled(hasText);
+    m_actions.exportBifrost->setEnabled(hasText);
+    m_actions.reload->setEnabled(!isUntitled());
 }
 
 void ConfigEditor::updateStatus()
 {
     QString doc =
-        m_path.isEmpty() ? tr("%1 (not a file yet: Save As writes one)").arg(documentName()) : m_path;
+        isUntitled() ? tr("%1 (not a file yet: Save As writes one)").arg(documentName()) : filePath();
     if (isModified())
         doc += u" \u2014 "_s + tr("unsaved edits");
     m_docLabel->setText(doc);

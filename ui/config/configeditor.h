@@ -7,54 +7,40 @@
 // change), so one undo stack covers both views. Validation is config::parseConfig itself, run off the
 // typing path (a short pause after the last keystroke, on a worker thread, stale results dropped); its
 // problems are listed under the editor with line:column and path, underlined in the text and marked in the
-// form. Apply validates the exact text again and hands the config to the window (Gateway::applyConfig: an
-// atomic swap, requests in flight finish on the old table) and shows what changed. Save is atomic
-// (QSaveFile) and keeps the previous version as <name>.bak; an invalid config is never written. Changes made
-// to the file by other programs are noticed (including atomic-rename saves) and offered for reload, and
-// nothing unsaved is dropped without asking (close, reload, open, import).
+// form. Apply validates the exact text again and hands the config to the window (which applies it through
+// the config controller: an atomic swap, requests in flight finish on the old table) and shows what
+// changed. The file itself is the config controller's (config::ConfigController: read, saved atomically
+// with <name>.bak, never an invalid config, watched); the editor shows what it reports: changes made by
+// other programs are offered for reload, and nothing unsaved is dropped without asking (close, reload,
+// open, import).
 
 #include "common/expected.h"
+#include "config/configcontroller.h"
 #include "config/configloader.h"
+#include "configeditoractions.h"
+#include "configvalidator.h"
 #include "gateway.h"
 #include "jsonedit.h"
+#include "locatedproblem.h"
 
 #include <QByteArray>
-#include <QFutureWatcher>
 #include <QWidget>
 #include <functional>
-#include <optional>
 
 class QAction;
-class QFileSystemWatcher;
-class QFrame;
 class QLabel;
 class QListWidget;
-class QListWidgetItem;
 class QPushButton;
 class QTabWidget;
 class QTimer;
-class QToolBar;
 
 namespace switchyard::ui {
 
 class CodeEditor;
 class ConfigForm;
+class ExternalChangeBar;
 class JsonHighlighter;
-
-// A problem from the loader with where it is in the text.
-struct LocatedProblem
-{
-    config::ConfigProblem problem;
-    int start = -1; // text range to mark, -1 when the problem has no place (e.g. "invalid JSON: overflow")
-    int end = -1;
-    int line = 0; // 1-based, 0 when unknown
-    int column = 0;
-    QString text() const; // "12:21  providers.a.keys[0].weight: must be 0 or more (got -1)"
-};
-
-// Places every problem in text: syntax errors by their line and column, the rest by their path (a missing
-// member is placed at the nearest enclosing one that exists).
-QList<LocatedProblem> locateProblems(const config::ConfigProblems &problems, QStringView text);
+class ProblemsPane;
 
 class ConfigEditor final : public QWidget
 {
@@ -74,7 +60,10 @@ public:
     using Applier =
         std::function<Gateway::ApplyResult(const config::GatewayConfig &config, const QString &source)>;
 
+    // controller: the file's (the window's, shared with the gateway's PUT /api/config). Without one the
+    // editor has a controller of its own that only reads, saves and watches files.
     explicit ConfigEditor(QWidget *parent = nullptr);
+    explicit ConfigEditor(config::ConfigController *controller, QWidget *parent = nullptr);
     ~ConfigEditor() override;
 
     void setApplier(Applier applier);
@@ -92,15 +81,15 @@ public:
     // The window has put the document's text into service (after openFile): remembered as applied.
     void markApplied();
     QString text() const;
-    QString filePath() const { return m_path; }
+    QString filePath() const { return m_controller->filePath(); }
     QString documentName() const; // the file name, or what the untitled text is
     bool isModified() const;
-    bool isUntitled() const { return m_path.isEmpty(); }
+    bool isUntitled() const { return filePath().isEmpty(); }
 
     // --- validation ---
     // Validates the current text now (on this thread) and updates the problems, markers and form.
     void validateNow();
-    bool isValidationPending() const;
+    bool isValidationPending() const { return m_validator->isPending(); }
     bool isValid() const { return m_valid; }
     const QList<LocatedProblem> &problems() const { return m_problems; }
     qint64 lastValidationMicros() const { return m_validationMicros; }
@@ -134,7 +123,7 @@ public:
 
     CodeEditor *textEdit() const { return m_text; }
     ConfigForm *form() const { return m_form; }
-    QListWidget *problemList() const { return m_problemList; }
+    QListWidget *problemList() const;
     QString problemsHeader() const;
     QString statusText() const; // document line + last apply
     QString lastApplySummary() const { return m_applySummary; }
@@ -142,15 +131,15 @@ public:
     bool externalChangePending() const;
     QString lastMessage() const { return m_message; } // the last refusal or confirmation
 
-    QAction *applyAction() const { return m_applyAction; }
-    QAction *saveAction() const { return m_saveAction; }
-    QAction *saveAsAction() const { return m_saveAsAction; }
-    QAction *importAction() const { return m_importAction; }
-    QAction *exportAction() const { return m_exportAction; }
-    QAction *undoAction() const { return m_undoAction; }
-    QAction *redoAction() const { return m_redoAction; }
-    QAction *reloadAction() const { return m_reloadAction; }
-    QAction *openAction() const { return m_openAction; }
+    QAction *applyAction() const { return m_actions.apply; }
+    QAction *saveAction() const { return m_actions.save; }
+    QAction *saveAsAction() const { return m_actions.saveAs; }
+    QAction *importAction() const { return m_actions.import; }
+    QAction *exportAction() const { return m_actions.exportBifrost; }
+    QAction *undoAction() const { return m_actions.undo; }
+    QAction *redoAction() const { return m_actions.redo; }
+    QAction *reloadAction() const { return m_actions.reload; }
+    QAction *openAction() const { return m_actions.open; }
 
 signals:
     // The Open button: the window asks about unsaved edits, picks a file and opens it (and applies it).
@@ -164,81 +153,49 @@ signals:
     void fileSaved(const QString &path);
 
 private:
-    struct Validation
-    {
-        quint64 generation = 0;
-        QString text;
-        std::optional<config::GatewayConfig> config;
-        config::ConfigProblems problems;
-        qint64 micros = 0;
-    };
-    static Validation validate(quint64 generation, const QString &text, const config::EnvLookup &env);
-
     void buildUi();
+    void connectActions();
     void onTextChanged();
-    void startValidation();
-    void takeValidation(const Validation &v);
+    void takeValidation(const ConfigValidator::Result &v);
     void syncActions();
     void updateStatus();
     void setMessage(const QString &text, bool error);
     void loadText(const QString &text, bool undoable);
-    QByteArray fileBytes(const QString &text) const;
-    bool writeFile(const QString &path, const QByteArray &bytes, bool backup, QString *error);
-    void watch(const QString &path);
-    void scheduleDiskCheck();
-    void checkDisk();
-    void showExternalBar(const QString &text, bool offerReload);
-    void hideExternalBar();
+    void showFileText(const QByteArray &bytes, bool undoable);
+    QByteArray fileBytes() const;
+    void onFileChanged();
+    void onFileMissing();
+    void keepMyVersion();
     Choice askUnsaved(Reason reason);
     QString chooseFile(FileRole role, const QString &suggestion);
     QString applySource() const;
+    static QString fileErrorText(const config::FileError &error);
 
+    config::ConfigController *m_controller;
+    ConfigValidator *m_validator;
     CodeEditor *m_text;
     JsonHighlighter *m_highlighter;
     ConfigForm *m_form;
     QTabWidget *m_views;
-    QListWidget *m_problemList;
-    QLabel *m_problemsHeader;
+    ProblemsPane *m_problemsPane;
     QLabel *m_docLabel;
     QLabel *m_applyLabel;
     QLabel *m_messageLabel;
-    QFrame *m_externalBar;
-    QLabel *m_externalText;
-    QPushButton *m_reloadButton;
-    QPushButton *m_keepButton;
+    ExternalChangeBar *m_externalBar;
     QPushButton *m_applyButton;
-    QToolBar *m_toolbar;
-    QAction *m_openAction;
-    QAction *m_importAction;
-    QAction *m_saveAction;
-    QAction *m_saveAsAction;
-    QAction *m_exportAction;
-    QAction *m_undoAction;
-    QAction *m_redoAction;
-    QAction *m_reloadAction;
-    QAction *m_applyAction;
-    QTimer *m_validateTimer;
+    ConfigEditorActions m_actions;
     QTimer *m_formTimer;
-    QTimer *m_diskTimer;
-    QFileSystemWatcher *m_watcher;
-    QFutureWatcher<Validation> m_validation;
 
     Applier m_applier;
-    config::EnvLookup m_env;
     UnsavedPrompt m_prompt;
     FileChooser m_chooser;
 
-    QString m_path;         // empty: untitled
     QString m_untitledName; // what an untitled text is ("built-in demo")
-    QByteArray m_diskBytes; // the file as last read or written by the editor
-    bool m_diskMissing = false;
-    bool m_bom = false;    // the file started with a UTF-8 byte-order mark: written back with it
-    bool m_crlf = false;   // the file used CRLF line ends: written back with them
-    QString m_appliedText; // the text last put into service, to tell whether Apply has anything new
+    bool m_bom = false;     // the file started with a UTF-8 byte-order mark: written back with it
+    bool m_crlf = false;    // the file used CRLF line ends: written back with them
+    QString m_appliedText;  // the text last put into service, to tell whether Apply has anything new
     bool m_hasApplied = false;
-    QString m_lastText;       // the text as of the last change seen
-    quint64 m_generation = 0; // bumps with every change of the text
-    quint64 m_validatedGeneration = 0;
+    QString m_lastText; // the text as of the last change seen
     bool m_valid = false;
     QList<LocatedProblem> m_problems;
     qint64 m_validationMicros = 0;
