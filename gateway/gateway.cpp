@@ -314,6 +314,15 @@ GatewaySnapshot Gateway::snapshot() const
     return s;
 }
 
+Gateway::ConfigUpdate Gateway::updateConfig(const config::GatewayConfig &parsed, const QByteArray &text)
+{
+    if (m_configUpdateHandler)
+        return m_configUpdateHandler(parsed, text);
+    ConfigUpdate update;
+    update.result = applyConfig(parsed);
+    return update;
+}
+
 QFuture<proxy::LocalResponse> Gateway::updateConfigFromApi(config::GatewayConfig parsed, QByteArray text)
 {
     // The promise travels with the queued call: if this object is gone before it runs, the call is
@@ -324,12 +333,7 @@ QFuture<proxy::LocalResponse> Gateway::updateConfigFromApi(config::GatewayConfig
     QMetaObject::invokeMethod(
         this,
         [this, promise, parsed = std::move(parsed), text = std::move(text)] {
-            ConfigUpdate update;
-            if (m_configUpdateHandler) {
-                update = m_configUpdateHandler(parsed, text);
-            } else {
-                update.result = applyConfig(parsed);
-            }
+            const ConfigUpdate update = updateConfig(parsed, text);
             if (!update.error.isEmpty()) {
                 promise->addResult(proxy::errorResponse(500, update.error, "config_not_applied"));
             } else {

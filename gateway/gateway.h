@@ -92,6 +92,9 @@ public:
     };
     using ConfigUpdateHandler = std::function<ConfigUpdate(const config::GatewayConfig &parsed, const QByteArray &text)>;
     void setConfigUpdateHandler(ConfigUpdateHandler handler) { m_configUpdateHandler = std::move(handler); }
+    // What PUT /api/config does with a validated config, on this object's thread: the installed handler
+    // (save, then apply), else applyConfig. The panel's local link takes the same way.
+    ConfigUpdate updateConfig(const config::GatewayConfig &parsed, const QByteArray &text);
 
     // Called on worker threads for every finished request; set before start().
     void setRequestLogger(std::function<void(const stats::RequestRecord &)> logger);

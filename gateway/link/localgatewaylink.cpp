@@ -123,8 +123,15 @@ ConfigPutResult LocalGatewayLink::applyConfigText(const QByteArray &text, const 
             r.problems.append(p.toString());
         return r;
     }
-    const Gateway::ApplyResult applied = m_gateway->applyConfig(*parsed);
+    const Gateway::ConfigUpdate update = m_gateway->updateConfig(*parsed, text);
+    if (!update.error.isEmpty()) {
+        r.outcome = ConfigPutResult::Outcome::Failed;
+        r.reason = update.error;
+        return r;
+    }
+    const Gateway::ApplyResult &applied = update.result;
     r.outcome = ConfigPutResult::Outcome::Applied;
+    r.savedTo = update.savedTo;
     r.summary = applied.changes.isEmpty() ? tr("no changes") : applied.changes.summary();
     if (!applied.listenError.isEmpty())
         r.summary += u"; "_s % applied.listenError;
