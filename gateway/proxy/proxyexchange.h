@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
 #include "proxy/exchange.h"
+#include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
 #include "routing/routingtable.h"
@@ -44,8 +45,9 @@ struct ExchangeContext
     upstream::UpstreamPool *pool = nullptr;
     const stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> onFinished;
-    // PUT /api/config hands a validated config to the gateway's thread through this (may be empty).
-    ConfigUpdater updateConfig;
+    // The Gateway's run state and its commands (management API); null where a dispatcher runs without
+    // a Gateway (unit tests). Owned by the worker, which outlives every exchange of its connections.
+    const GatewayControl *control = nullptr;
 };
 
 class ProxyExchange final : public Exchange, private upstream::UpstreamListener

@@ -128,7 +128,7 @@ void ClientConnection::handleRequest(http::Request request)
     ctx.table = m_ctx->table;
     ctx.pool = m_ctx->pool;
     ctx.stats = m_ctx->stats;
-    ctx.updateConfig = m_ctx->updateConfig;
+    ctx.control = &m_ctx->control;
     request.fromLoopback = m_peerIsLoopback;
     m_corsHeaders = proxy::corsHeaders(request, m_ctx->settings());
     stats::GatewayStats *stats = m_ctx->stats;
