@@ -38,6 +38,8 @@ struct HttpRequest
     int connectTimeoutMs = 5000;
     int timeoutMs = 10000;                 // from send() to the last body byte, waiting in the queue included
     qsizetype maxResponseBytes = 1 << 20;  // body; the head has the parser's own 64 KiB cap
+
+    void addHeader(QByteArray name, QByteArray value) { headers.append(qMakePair(std::move(name), std::move(value))); }
 };
 
 struct HttpResponse

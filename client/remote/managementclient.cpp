@@ -40,9 +40,9 @@ HttpRequest ManagementClient::request(QByteArray method, const QString &pathAndQ
     url.setPath(base % (q < 0 ? pathAndQuery : pathAndQuery.first(q)), QUrl::TolerantMode);
     url.setQuery(q < 0 ? QString() : pathAndQuery.sliced(q + 1), QUrl::TolerantMode);
     r.url = url;
-    r.headers.append({"Accept", "application/json"});
+    r.addHeader("Accept", "application/json");
     if (!m_authorization.isEmpty())
-        r.headers.append({"Authorization", m_authorization});
+        r.addHeader("Authorization", m_authorization);
     r.connectTimeoutMs = m_options.connectTimeoutMs;
     r.timeoutMs = slow ? m_options.slowRequestTimeoutMs : m_options.requestTimeoutMs;
     r.maxResponseBytes = maxBytes;
@@ -160,9 +160,9 @@ void ManagementClient::fetchConfig()
 void ManagementClient::putConfig(const QByteArray &text, const QString &ifMatchHash)
 {
     HttpRequest r = request("PUT", u"/api/config"_s, MaxCommandBytes, true);
-    r.headers.append({"Content-Type", "application/json"});
+    r.addHeader("Content-Type", "application/json");
     if (!ifMatchHash.isEmpty())
-        r.headers.append({"If-Match", '"' + ifMatchHash.toLatin1() + '"'});
+        r.addHeader("If-Match", '"' + ifMatchHash.toLatin1() + '"');
     r.body = text;
     m_http.send(std::move(r), [this](const HttpResult &result) {
         if (!result) {

@@ -81,7 +81,7 @@ private slots:
         HttpClient client;
         HttpRequest put = get(u"http://127.0.0.1:%1/api/config"_s.arg(f.port));
         put.method = "PUT";
-        put.headers.append({"Content-Type", "application/json"});
+        put.addHeader("Content-Type", "application/json");
         put.body = QByteArray::fromStdString(text);
         const auto r = run(client, put);
         QVERIFY(r.has_value() && r->hasValue());
@@ -127,7 +127,7 @@ private slots:
         // A chunked stream passing the cap while it arrives.
         HttpRequest chat = get(node.baseUrl() + u"/v1/chat/completions"_s);
         chat.method = "POST";
-        chat.headers.append({"Content-Type", "application/json"});
+        chat.addHeader("Content-Type", "application/json");
         chat.body = chatBody("m1", 200, true);
         chat.maxResponseBytes = 1000;
         r = run(client, chat);
