@@ -72,7 +72,9 @@ void RemoteGatewayLink::start()
     link::LinkStatus s;
     s.state = link::LinkState::Connecting;
     s.lastAnswerMs = m_link.lastAnswerMs;
-    setLinkStatus(s);
+    m_link = s;
+    // From the event loop, as every other signal: a caller never sees one from inside start().
+    QMetaObject::invokeMethod(this, [this] { emit linkStatusChanged(m_link); }, Qt::QueuedConnection);
     m_pollTimer->start();
     poll();
 }
