@@ -9,6 +9,8 @@ namespace switchyard::client {
 
 namespace {
 
+const QString StatusRequest = u"GET /api/status"_s;
+
 bool isSuccess(int status)
 {
     return status >= 200 && status < 300;
@@ -61,7 +63,8 @@ link::LinkStatus ManagementClient::failureOf(const HttpResult &result, const QSt
         s.state = e.kind == HttpErrorKind::BadResponse || e.kind == HttpErrorKind::TooLarge
                       ? LinkState::Incompatible
                       : LinkState::Unreachable;
-        s.reason = httpErrorKindName(e.kind) % u": "_s % e.message;
+        const QString kind = httpErrorKindName(e.kind);
+        s.reason = e.message.startsWith(kind) ? e.message : kind % u": "_s % e.message;
         return s;
     }
     const HttpResponse &r = *result;
@@ -78,8 +81,12 @@ link::LinkStatus ManagementClient::failureOf(const HttpResult &result, const QSt
         break;
     case 404:
     case 405:
+        // On the status poll: nothing of the management API is there. On a command: the gateway's words
+        // (an unknown node, an action this gateway version does not have).
         s.state = LinkState::Incompatible;
-        s.reason = u"%1 answered %2 to %3: no Switchyard management API there"_s.arg(where).arg(r.status).arg(what);
+        s.reason = what == StatusRequest || message.isEmpty()
+                       ? u"%1 answered %2 to %3: no Switchyard management API there"_s.arg(where).arg(r.status).arg(what)
+                       : u"%1 answered %2 to %3%4"_s.arg(where).arg(r.status).arg(what, said);
         break;
     default:
         s.state = r.status >= 500 ? LinkState::Unreachable : LinkState::Incompatible;
@@ -93,7 +100,7 @@ void ManagementClient::pollStatus()
 {
     m_http.send(request("GET", u"/api/status"_s, MaxStatusBytes), [this](const HttpResult &result) {
         if (!result || !isSuccess(result->status)) {
-            emit statusFailed(failureOf(result, u"GET /api/status"_s));
+            emit statusFailed(failureOf(result, StatusRequest));
             return;
         }
         auto status = statusFromBody(result->body, QStringLiteral(SWITCHYARD_VERSION));
