@@ -4,6 +4,7 @@
 // "refused", a few connections per host and the rest queued, a kept-alive connection the server closed is
 // replaced without the caller noticing.
 
+#include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
 #include "http/httpclient.h"
 
@@ -75,7 +76,8 @@ private slots:
             {"providers",
              {{"a",
                {{"keys", {{{"name", "a-key"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", 3}}}},
-                {"network_config", {{"base_url", f.node(0).baseUrl().toStdString()}}}}}}},
+                {"network_config", {{"base_url", f.node(0).baseUrl().toStdString()}}},
+                {"custom_provider_config", {{"base_provider_type", "openai"}}}}}}},
             {"switchyard", {{"listen", "127.0.0.1:" + std::to_string(f.port)}, {"worker_threads", 2}}}};
         const std::string text = doc.dump();
         HttpClient client;
@@ -85,7 +87,7 @@ private slots:
         put.body = QByteArray::fromStdString(text);
         const auto r = run(client, put);
         QVERIFY(r.has_value() && r->hasValue());
-        QCOMPARE((*r)->status, 200);
+        QVERIFY2((*r)->status == 200, (*r)->body.constData());
         QVERIFY((*r)->body.contains("\"applied\""));
         QCOMPARE(f.gateway.config().providers.front().keys.front().weight, 3.0);
     }

@@ -182,6 +182,7 @@ private:
                 {"network_config",
                  {{"base_url", "http://127.0.0.1:" + std::to_string(m_nodePorts[i])},
                   {"default_request_timeout_in_seconds", 10}}},
+                {"custom_provider_config", {{"base_provider_type", "openai"}}},
             };
         }
         nlohmann::ordered_json doc = {
