@@ -498,7 +498,7 @@ private slots:
     {
         QTest::addColumn<QByteArray>("reply");
         QTest::addColumn<QString>("says");
-        QTest::newRow("html") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 21\r\n"
+        QTest::newRow("html") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n"
                                             "Connection: close\r\n\r\n<html>hello</html>\r\n")
                               << u"not answer JSON"_s;
         QTest::newRow("other json") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
