@@ -90,7 +90,10 @@ public:
         connect(&m_connect, &QTimer::timeout, this, [this] {
             m_client->finish(this,
                              unexpected(HttpError{HttpErrorKind::ConnectTimeout,
-                                                  u"no connection to %1 within %2 ms"_s.arg(m_hostKey).arg(
+                                                  (m_endpoint.tls ? u"no TLS connection (TCP and handshake) to %1 within %2 ms"_s
+                                                                  : u"no connection to %1 within %2 ms"_s)
+                                                      .arg(m_hostKey)
+                                                      .arg(
                                                       m_request.connectTimeoutMs)}),
                              false);
         });
@@ -141,7 +144,8 @@ public:
         }
         QString message = error.message;
         if (error.kind == upstream::UpstreamErrorKind::Closed)
-            message = u"connection to %1 lost before the answer was complete (%2)"_s.arg(m_hostKey, error.message);
+            message = u"connection to %1 lost before the answer was complete"_s.arg(m_hostKey)
+                      % (error.message.contains(u"closed by the node"_s) ? QString() : u" ("_s % error.message % u')');
         else if (error.kind == upstream::UpstreamErrorKind::ConnectRefused)
             message = u"connection refused by %1"_s.arg(m_hostKey);
         else

@@ -150,6 +150,37 @@ private slots:
         QCOMPARE(r->error().message, u"connection refused by http://127.0.0.1:%1"_s.arg(port));
     }
 
+    void anUnknownHostFails()
+    {
+        HttpClient client;
+        HttpRequest r = get(u"http://nosuch.invalid:8080/api/status"_s);
+        r.connectTimeoutMs = 3000;
+        const auto result = run(client, r);
+        QVERIFY(result.has_value() && !result->hasValue());
+        // Where no resolver answers at all, the connect timeout speaks instead.
+        QVERIFY2(result->error().kind == HttpErrorKind::ConnectFailed || result->error().kind == HttpErrorKind::ConnectTimeout,
+                 qPrintable(result->error().message));
+        QVERIFY2(result->error().message.contains(u"nosuch.invalid"_s), qPrintable(result->error().message));
+    }
+
+    void httpsToAPlainServerFails()
+    {
+        sim::SimNode node(fastNodeOptions(u"plain"_s));
+        QVERIFY(node.start());
+        HttpClient client;
+        QString url = node.baseUrl() + u"/health"_s;
+        url.replace(u"http://"_s, u"https://"_s);
+        HttpRequest r = get(url);
+        r.connectTimeoutMs = 1000;
+        const auto result = run(client, r);
+        QVERIFY(result.has_value() && !result->hasValue());
+        // The node waits for the rest of what it takes for a request head: the handshake never ends,
+        // and the connect timeout says so.
+        QVERIFY2(result->error().kind == HttpErrorKind::ConnectFailed || result->error().kind == HttpErrorKind::ConnectTimeout,
+                 qPrintable(result->error().message));
+        QVERIFY(result->error().message.contains(HttpClient::hostKeyOf(QUrl(url))));
+    }
+
     void notAUrlIsAnError()
     {
         HttpClient client;
