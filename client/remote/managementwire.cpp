@@ -127,6 +127,8 @@ link::ConfigPutResult configPutResultOf(int status, QByteArrayView body)
     if (status == 412) {
         r.outcome = Outcome::Stale;
         r.reason = message.isEmpty() ? u"the running config changed since it was read"_s : message;
+        if (object)
+            r.configHash = str(j, "config_hash"); // the one running now: what an overwrite would need
         return r;
     }
     if (status == 422) {

@@ -71,6 +71,7 @@ private slots:
         r = configPutResultOf(412, R"({"error":{"message":"The running config changed","code":"config_changed"},"config_hash":"h3"})");
         QCOMPARE(r.outcome, Outcome::Stale);
         QCOMPARE(r.reason, u"The running config changed"_s);
+        QCOMPARE(r.configHash, u"h3"_s);
 
         r = configPutResultOf(422, R"({"error":{"message":"invalid"},"problems":[{"message":"m","text":"providers: required"}]})");
         QCOMPARE(r.outcome, Outcome::Invalid);

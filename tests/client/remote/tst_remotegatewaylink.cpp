@@ -425,6 +425,7 @@ private slots:
         auto r = put.last().at(0).value<link::ConfigPutResult>();
         QCOMPARE(r.outcome, link::ConfigPutResult::Outcome::Stale);
         QVERIFY(!r.reason.isEmpty());
+        QCOMPARE(r.configHash, hash);
         link.putConfig(text, hash); // masked secrets kept, same config
         QVERIFY(put.wait(20000));
         r = put.last().at(0).value<link::ConfigPutResult>();
