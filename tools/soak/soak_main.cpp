@@ -245,6 +245,7 @@ int main(int argc, char *argv[])
     std::printf("| faults | %lld: %s |\n", qint64(faultsDone.size()), qPrintable(faultsDone.join(u", "_s)));
     std::printf("| config reloads | %d PUT /api/config applied (%d refused), %d SIGHUP, %d file edits |\n",
                 fleet.configPutsOk, fleet.configPutsFailed, sighups, fileEdits);
+    std::printf("| gateway at the end | %s |\n", qPrintable(fleet.gatewayExit));
     std::printf("| client resends (gateway closed an idle keep-alive) | %d |\n", tally.resentOnFreshConnection);
     printMap("failed non-streamed requests", tally.failedNonStreamed);
     printMap("failed streamed requests", tally.failedStreamed);
@@ -252,7 +253,10 @@ int main(int argc, char *argv[])
     printMap("streams broken without an error event", tally.brokenStreams);
     if (fleet.controlFailures > 0)
         std::printf("\n(%d control requests to the nodes failed)\n", fleet.controlFailures);
-    const bool ok = failedNonStreamed == 0 && broken == 0 && fleet.configPutsFailed == 0;
+    const bool ok = failedNonStreamed == 0 && broken == 0 && fleet.configPutsFailed == 0 &&
+                    fleet.gatewayExitedCleanly;
+    if (!ok)
+        std::printf("\nthe gateway's log, last lines:\n%s\n", qPrintable(fleet.gatewayLogTail(30)));
     std::printf("\n%s\n", ok ? "soak: PASS" : "soak: FAIL");
     return ok ? 0 : 1;
 }

@@ -174,9 +174,27 @@ void SoakFleet::stopAll()
             p->waitForFinished(5000);
         }
     };
-    stop(m_gateway.get());
+    if (m_gateway && m_gateway->state() != QProcess::NotRunning) {
+        stop(m_gateway.get());
+        gatewayExitedCleanly = m_gateway->exitStatus() == QProcess::NormalExit && m_gateway->exitCode() == 0;
+        gatewayExit = m_gateway->exitStatus() == QProcess::NormalExit
+                          ? u"exit code %1"_s.arg(m_gateway->exitCode())
+                          : u"crashed"_s;
+    }
     for (Node &n : m_nodes)
         stop(n.process.get());
+}
+
+QString SoakFleet::gatewayLogTail(int lines) const
+{
+    QFile f(m_workDir + u"/switchyard.log"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> all = f.readAll().split('\n');
+    QStringList out;
+    for (qsizetype i = std::max<qsizetype>(0, all.size() - lines); i < all.size(); ++i)
+        out << QString::fromUtf8(all[i]);
+    return out.join(u'\n');
 }
 
 void SoakFleet::setFault(int node, const QByteArray &json)

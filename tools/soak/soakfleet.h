@@ -55,6 +55,11 @@ public:
     void writeConfigFile(const std::vector<int> &weights);
     void sighup();
 
+    // After stopAll(): how the gateway ended (0 = clean; under ASan a leak makes it non-zero).
+    QString gatewayExit;
+    bool gatewayExitedCleanly = false;
+    QString gatewayLogTail(int lines) const;
+
     int configPutsOk = 0;
     int configPutsFailed = 0;
     int controlFailures = 0;
