@@ -20,6 +20,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 using namespace Qt::Literals::StringLiterals;
