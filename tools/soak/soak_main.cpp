@@ -110,9 +110,10 @@ int main(int argc, char *argv[])
     const auto endpoint = routing::parseEndpoint(u"http://127.0.0.1:%1"_s.arg(fleet.gatewayPort()));
     std::vector<std::unique_ptr<SoakClient>> clients;
     using K = RequestKind;
+    // 6 non-streamed clients (every kind, in different orders) and 2 streamed ones.
     const std::vector<std::vector<K>> mixes = {
         {K::Chat, K::Completion, K::Embedding}, {K::Completion, K::Embedding, K::Chat},
-        {K::Embedding, K::Chat, K::Completion}, {K::Chat}, {K::Completion}, {K::Embedding},
+        {K::Embedding, K::Chat, K::Completion}, {K::Chat}, {K::Completion}, {K::Chat, K::Embedding},
         {K::ChatStream, K::CompletionStream}, {K::CompletionStream, K::ChatStream}};
     for (const auto &mix : mixes)
         clients.push_back(std::make_unique<SoakClient>(*endpoint, QByteArray(SoakFleet::Model), mix, &tally));

@@ -9,6 +9,9 @@ namespace switchyard::soak {
 namespace {
 // A client that waited this long gives up (an SDK's default is longer; nothing here should take 1 s).
 constexpr int ClientTimeoutMs = 30000;
+// Between two requests a client reads the answer: without a pause, an embedding (a millisecond) would
+// make the soak a benchmark of embeddings and its log gigabytes an hour.
+constexpr int ThinkMs = 10;
 
 nlohmann::json parseJson(QByteArrayView b)
 {
@@ -219,8 +222,8 @@ void SoakClient::done(const QString &failure)
         m_connection = nullptr;
     }
     m_busy = false;
-    // Next from the event loop: a response finished inside the connection's own callback.
-    QMetaObject::invokeMethod(this, [this] { sendNext(false); }, Qt::QueuedConnection);
+    // Next from the event loop (a response finished inside the connection's own callback), after a pause.
+    QTimer::singleShot(ThinkMs, this, [this] { sendNext(false); });
 }
 
 } // namespace switchyard::soak

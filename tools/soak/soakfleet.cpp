@@ -190,7 +190,8 @@ QString SoakFleet::gatewayLogTail(int lines) const
     QFile f(m_workDir + u"/switchyard.log"_s);
     if (!f.open(QIODevice::ReadOnly))
         return {};
-    const QList<QByteArray> all = f.readAll().split('\n');
+    QList<QByteArray> all = f.readAll().split('\n');
+    all.removeIf([](const QByteArray &l) { return l.contains(" status=200 "); }); // the request log's good lines
     QStringList out;
     for (qsizetype i = std::max<qsizetype>(0, all.size() - lines); i < all.size(); ++i)
         out << QString::fromUtf8(all[i]);
