@@ -176,7 +176,22 @@ int main(int argc, char *argv[])
         fleet.writeConfigFile(randomWeights());
         ++fileEdits;
     });
-    QObject::connect(&sampleTimer, &QTimer::timeout, &app, [&] { sample(); });
+    // Over time: ten samples spread over the run, for the table (flat after warm-up, or a leak).
+    struct TimedSample
+    {
+        qint64 second;
+        ProcessResources r;
+    };
+    std::vector<TimedSample> overTime;
+    const qint64 everyS = std::max(1, seconds / 10);
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QObject::connect(&sampleTimer, &QTimer::timeout, &app, [&] {
+        const ProcessResources r = sample();
+        const qint64 s = sinceStart.elapsed() / 1000;
+        if (overTime.empty() || s - overTime.back().second >= everyS)
+            overTime.push_back({s, r});
+    });
 
     QElapsedTimer clock;
     clock.start();
@@ -249,6 +264,10 @@ int main(int argc, char *argv[])
                 fleet.configPutsOk, fleet.configPutsFailed, sighups, fileEdits);
     std::printf("| gateway at the end | %s |\n", qPrintable(fleet.gatewayExit));
     std::printf("| client resends (gateway closed an idle keep-alive) | %d |\n", tally.resentOnFreshConnection);
+    std::printf("\ngateway RSS / open fds over time:");
+    for (const TimedSample &t : overTime)
+        std::printf(" %llds %lld KiB/%d", qint64(t.second), t.r.rssKiB, t.r.openFds);
+    std::printf("\n");
     printMap("failed non-streamed requests", tally.failedNonStreamed);
     printMap("failed streamed requests", tally.failedStreamed);
     printMap("streams ended by an error event", tally.streamErrorEvents);
