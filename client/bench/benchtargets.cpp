@@ -1,5 +1,6 @@
 #include "benchtargets.h"
 
+#include <QCryptographicHash>
 #include <QHash>
 
 using namespace Qt::Literals::StringLiterals;
@@ -59,6 +60,9 @@ std::optional<Target> poolTarget(const config::GatewayConfig &config, const QStr
     const int nodes = providersPerModel.value(best);
     t.label = nodes > 1 ? u"gateway pool (%1 nodes)"_s.arg(nodes) : nodes == 1 ? u"gateway pool (1 node)"_s : u"gateway"_s;
     t.apiKey = config.settings.ownToolsKey();
+    // The gateway's own certificate, self-signed or not, is the one this process serves: trust it.
+    if (config.settings.tls.enabled() && !config.settings.tls.certificateChain.isEmpty())
+        t.pinnedSha256 = config.settings.tls.certificateChain.first().digest(QCryptographicHash::Sha256);
     return t;
 }
 
