@@ -1,6 +1,7 @@
 #include "benchtargets.h"
 
-#include <QCryptographicHash>
+#include "upstream/pinnedcertificate.h"
+
 #include <QHash>
 
 using namespace Qt::Literals::StringLiterals;
@@ -61,8 +62,7 @@ std::optional<Target> poolTarget(const config::GatewayConfig &config, const QStr
     t.label = nodes > 1 ? u"gateway pool (%1 nodes)"_s.arg(nodes) : nodes == 1 ? u"gateway pool (1 node)"_s : u"gateway"_s;
     t.apiKey = config.settings.ownToolsKey();
     // The gateway's own certificate, self-signed or not, is the one this process serves: trust it.
-    if (config.settings.tls.enabled() && !config.settings.tls.certificateChain.isEmpty())
-        t.pinnedSha256 = config.settings.tls.certificateChain.first().digest(QCryptographicHash::Sha256);
+    t.pinnedSha256 = upstream::leafSha256(config.settings.tls.certificateChain);
     return t;
 }
 

@@ -57,6 +57,11 @@ QString certificateFingerprint(const QSslCertificate &certificate)
     return formatFingerprint(certificate.digest(QCryptographicHash::Sha256));
 }
 
+QByteArray leafSha256(const QList<QSslCertificate> &chain)
+{
+    return chain.isEmpty() ? QByteArray() : chain.first().digest(QCryptographicHash::Sha256);
+}
+
 std::optional<QByteArray> parseFingerprint(QStringView text)
 {
     QStringView t = text.trimmed();

@@ -34,6 +34,9 @@ struct UntrustedCertificate
 // Upper-case hex pairs joined by colons.
 QString formatFingerprint(QByteArrayView sha256);
 QString certificateFingerprint(const QSslCertificate &certificate);
+// The SHA-256 of a chain's first (the server's own) certificate, as a pin; empty for an empty chain.
+// The panel pins the certificate its own gateway serves this way.
+QByteArray leafSha256(const QList<QSslCertificate> &chain);
 
 // Reads a pasted fingerprint: hex with or without colons or spaces, any case, optionally prefixed as
 // openssl prints it ("sha256 Fingerprint=…", "SHA256:…"). Returns the 32 bytes, or nullopt.
