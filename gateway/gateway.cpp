@@ -62,7 +62,13 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     result.changes = config::diffConfigs(m_config, config);
     const config::GatewaySettings previous = m_config.settings;
     m_config = config;
-    if (m_running && result.changes.listenChanged) {
+    const bool addressChanged = previous.listenHost != m_config.settings.listenHost
+                                || previous.listenPort != m_config.settings.listenPort;
+    if (m_running && result.changes.listenChanged && !addressChanged) {
+        // Only TLS changed: the port stays bound, and connections accepted from now on follow the new
+        // table (clientconnection.cpp reads the TLS setting per connection).
+        m_listenUrl = listenUrlFor(m_config.settings, m_listenUrl);
+    } else if (m_running && result.changes.listenChanged) {
         QString error, url;
         quint16 port = 0;
         if (server::Listener *next = listenOn(m_config.settings, &error, &port, &url)) {
@@ -76,6 +82,7 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
             result.listenError = error;
             m_config.settings.listenHost = previous.listenHost;
             m_config.settings.listenPort = previous.listenPort;
+            m_config.settings.tls = previous.tls;
         }
     }
     stats::GatewayStats *stats = m_stats.get();
@@ -220,8 +227,18 @@ server::Listener *Gateway::listenOn(const config::GatewaySettings &s, QString *e
     }
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' % address.toString() % u']'
                                                                               : address.toString();
-    *url = u"http://"_s % host % u':' % QString::number(*port);
+    *url = (s.tls.enabled() ? u"https://"_s : u"http://"_s) % host % u':' % QString::number(*port);
     return listener;
+}
+
+QString Gateway::listenUrlFor(const config::GatewaySettings &s, const QString &url)
+{
+    QString out = url;
+    if (s.tls.enabled() && out.startsWith(u"http://"_s))
+        out.replace(0, 4, u"https"_s);
+    else if (!s.tls.enabled() && out.startsWith(u"https://"_s))
+        out.replace(0, 5, u"http"_s);
+    return out;
 }
 
 int Gateway::openConnections() const

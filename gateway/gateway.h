@@ -171,6 +171,8 @@ private:
     // Creates a listener on the accept thread; nullptr and error set on failure.
     server::Listener *listenOn(const config::GatewaySettings &settings, QString *error, quint16 *port,
                                QString *url);
+    // The listen URL with the scheme the settings' TLS asks for.
+    static QString listenUrlFor(const config::GatewaySettings &settings, const QString &url);
     int openConnections() const;
     void sampleHistory();
     // Any thread: hands a management command to this object's thread (PUT /api/config, probe, pause).

@@ -42,6 +42,8 @@ struct Target
     QString baseUrl; // "http://127.0.0.1:8030" (a trailing "/v1" is tolerated); requests go to …/v1/chat/completions
     QString model;   // sent as "model"; empty: the first id of GET /v1/models
     QString apiKey;  // sent as "Authorization: Bearer …" when set
+    // https: the SHA-256 (32 bytes) of a certificate trusted besides the system's (a self-signed gateway).
+    QByteArray pinnedSha256;
 };
 
 // Out of line: GCC 12 warns falsely about list initialisers in default member initialisers.

@@ -113,7 +113,7 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
     for (const QString &k : s.adminKeys)
         adminKeys.push_back(maskSecrets ? std::string(MaskedSecret.data()) : str(k));
     const QString host = s.listenHost.contains(u':') ? u'[' % s.listenHost % u']' : s.listenHost;
-    return {{"listen", str(host % u':' % QString::number(s.listenPort))},
+    json out = {{"listen", str(host % u':' % QString::number(s.listenPort))},
             {"worker_threads", s.workerThreads},
             {"max_connections", s.maxConnections},
             {"max_request_body_bytes", s.maxRequestBodyBytes},
@@ -135,6 +135,12 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
             {"metrics_without_key", s.metricsWithoutKey},
             {"allow_unauthenticated_network_access", s.allowUnauthenticatedNetworkAccess},
             {"cors_origins", strings(s.corsOrigins)}};
+    // Paths, not secrets: the key stays in its file. Absent when off, so configs without TLS keep their hash.
+    if (s.tls.enabled())
+        out["tls"] = {{"cert_file", str(s.tls.certFile)},
+                      {"key_file", str(s.tls.keyFile)},
+                      {"handshake_timeout_ms", s.tls.handshakeTimeoutMs}};
+    return out;
 }
 
 // The rates of the last RateWindowSeconds of a series' history (0 while it has none).
