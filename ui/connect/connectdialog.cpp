@@ -158,7 +158,7 @@ void ConnectDialog::validate()
     // Nothing typed yet is not a problem to point at; the Connect button says enough.
     m_urlProblem->setVisible(!parsed && !text.trimmed().isEmpty());
     m_urlProblem->setText(parsed ? QString() : parsed.error());
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(parsed.has_value());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(parsed.hasValue());
 }
 
 void ConnectDialog::pickRecent(QListWidgetItem *item)

@@ -93,11 +93,11 @@ void CredentialStore::run(QKeychain::Job *job, JobKind kind, const QString &url,
     // Whichever comes first, the job's answer or the timeout, decides; the other is ignored.
     auto done = std::make_shared<bool>(false);
     connect(job, &QKeychain::Job::finished, this, [this, job, kind, url, key, done] {
+        job->deleteLater();
         if (*done)
-            return;
+            return; // timed out already: the caller was told
         *done = true;
         finished(job, kind, url, key);
-        job->deleteLater();
     });
     QTimer::singleShot(JobTimeoutMs, this, [this, kind, url, done] {
         if (*done)

@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QLocale>
+#include <QSet>
 #include <QTimer>
 #include <QUrl>
 
@@ -407,7 +408,7 @@ QVariant FleetNodesModel::headerData(int section, Qt::Orientation orientation, i
         case RequestsPerSec: return tr("Summed over the gateways");
         case LatencyP95: return tr("The highest of the gateways' p95 over the last minute");
         default:
-            return gateway >= 0 ? tr("The node as %1 sees it").arg(m_gateways[gateway].label) : QVariant();
+            return gateway >= 0 ? QVariant(tr("The node as %1 sees it").arg(m_gateways[gateway].label)) : QVariant();
         }
     }
     if (role == GatewayRole && gateway >= 0)

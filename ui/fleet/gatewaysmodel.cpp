@@ -3,6 +3,7 @@
 #include "fleet/fleetformat.h"
 
 #include <QApplication>
+#include <algorithm>
 #include <QDateTime>
 #include <QLocale>
 #include <QStyle>
@@ -252,7 +253,7 @@ QVariant GatewaysModel::toolTip(const Row &row, int column) const
     const std::optional<link::GatewayStatus> &s = row.status;
     switch (Column(column)) {
     case Gateway:
-        return row.link && row.alive ? row.alive->apiUrl().toString() : QVariant();
+        return row.alive ? QVariant(row.alive->apiUrl().toString()) : QVariant();
     case Link: {
         QStringList lines;
         if (!row.linkStatus.reason.isEmpty())
@@ -269,7 +270,7 @@ QVariant GatewaysModel::toolTip(const Row &row, int column) const
     case Config:
         if (!s)
             return {};
-        return row.driftTip.isEmpty() ? tr("Config %1").arg(s->configHash) : row.driftTip + u"\n"_s + s->configHash;
+        return row.driftTip.isEmpty() ? tr("Config %1").arg(s->configHash) : QString(row.driftTip + u"\n"_s + s->configHash);
     case LatencyP95:
         if (!s)
             return {};

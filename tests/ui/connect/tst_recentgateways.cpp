@@ -43,7 +43,7 @@ private slots:
         QFETCH(QString, typed);
         QFETCH(QString, canonical);
         auto url = GatewayUrl::parse(typed);
-        QVERIFY2(url.has_value(), qPrintable(url ? QString() : url.error()));
+        QVERIFY2(url.hasValue(), qPrintable(url ? QString() : url.error()));
         QCOMPARE(GatewayUrl::canonical(*url), canonical);
     }
 
@@ -65,7 +65,7 @@ private slots:
         QFETCH(QString, typed);
         QFETCH(QString, says);
         auto url = GatewayUrl::parse(typed);
-        QVERIFY(!url.has_value());
+        QVERIFY(!url.hasValue());
         QVERIFY2(url.error().contains(says), qPrintable(url.error()));
     }
 
