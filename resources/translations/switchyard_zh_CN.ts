@@ -1447,6 +1447,10 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>The secret store refused to keep the key (%1). It is kept for this session only.</source>
         <translation>密钥库拒绝保存此密钥（%1）。它仅在本次会话中保留。</translation>
     </message>
+    <message>
+        <source>No secret store is available: no desktop keyring (Secret Service or KWallet) answered over D-Bus. Keys are kept for this session only.</source>
+        <translation>没有可用的密钥库：没有桌面密钥环（Secret Service 或 KWallet）通过 D-Bus 响应。密钥仅在本次会话中保留。</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::DemoHealthSource</name>

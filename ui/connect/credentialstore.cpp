@@ -131,9 +131,13 @@ void CredentialStore::finished(QKeychain::Job *job, JobKind kind, const QString 
     const bool noStore = error == QKeychain::NoBackendAvailable || error == QKeychain::NotImplemented
         || error == QKeychain::OtherError;
     if (noStore) {
+        // Without a D-Bus session QtKeychain only says "Unknown error": say what is missing instead.
+        const QString detail = job->errorString();
+        const bool vague = detail.isEmpty() || detail == u"Unknown error"_s;
         setAvailability(Availability::Unavailable,
-                        tr("No secret store is available (%1). Keys are kept for this session only.")
-                            .arg(job->errorString()));
+                        vague ? tr("No secret store is available: no desktop keyring (Secret Service or KWallet) "
+                                   "answered over D-Bus. Keys are kept for this session only.")
+                              : tr("No secret store is available (%1). Keys are kept for this session only.").arg(detail));
     } else if (error != QKeychain::AccessDeniedByUser && error != QKeychain::AccessDenied) {
         setAvailability(Availability::Available, {});
     }
