@@ -10,6 +10,7 @@
 #include "common/testhttpclient.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -21,6 +22,41 @@ using namespace switchyard::ui;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
+// Stands in for a remote gateway the panel cannot reach (the remote link lives in client/remote/): it
+// says what a RemoteGatewayLink says after its last good poll, then a refused connection.
+class UnreachableLink final : public link::GatewayLink
+{
+public:
+    using GatewayLink::GatewayLink;
+    QString displayName() const override { return u"https://gw9.lan:8443"_s; }
+    bool isRemote() const override { return true; }
+    QUrl apiUrl() const override { return QUrl(displayName()); }
+    QString clientKey() const override { return {}; }
+    void start() override { }
+    void stop() override { }
+    link::LinkStatus linkStatus() const override { return m_link; }
+    std::optional<link::GatewayStatus> status() const override { return m_status; }
+    void fetchRequests(quint64, int) override { }
+    void fetchHistory(const QString &, int) override { }
+    void fetchConfig() override { }
+    void putConfig(const QByteArray &, const QString &) override { }
+    void nodeAction(const QString &, link::NodeAction) override { }
+    void setAccepting(bool) override { }
+
+    void lose(const std::optional<link::GatewayStatus> &last)
+    {
+        m_status = last;
+        m_link.state = link::LinkState::Unreachable;
+        m_link.reason = u"Connection refused"_s;
+        m_link.retryInMs = 4000;
+        emit linkStatusChanged(m_link);
+    }
+
+private:
+    link::LinkStatus m_link;
+    std::optional<link::GatewayStatus> m_status;
+};
+
 QString text(const GatewaysModel &m, int row, int column, int role = Qt::DisplayRole)
 {
     return m.data(m.index(row, column), role).toString();
@@ -98,6 +134,33 @@ private slots:
         // A link that goes away leaves the table by itself.
         fleet.firstLink.reset();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void unreachableGatewaySaysWhy()
+    {
+        FleetTestbed fleet;
+        QVERIFY(fleet.start());
+        GatewaysModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        UnreachableLink remote;
+        model.addGateway(fleet.firstLink.get());
+        model.addGateway(&remote);
+        QCOMPARE(text(model, 1, GatewaysModel::Gateway), u"https://gw9.lan:8443"_s);
+        QTRY_COMPARE(text(model, 1, GatewaysModel::Link), u"Connecting"_s);
+        QCOMPARE(text(model, 1, GatewaysModel::Version), u"\u2014"_s);
+
+        // It answered once (running the same config as the first), then stopped answering: the reason
+        // shows, with when it tries again; the numbers are its last word, greyed.
+        QTRY_VERIFY(fleet.firstLink->status().has_value());
+        remote.lose(fleet.firstLink->status());
+        QTRY_COMPARE(text(model, 1, GatewaysModel::Link), u"Unreachable: Connection refused"_s);
+        QVERIFY(text(model, 1, GatewaysModel::Link, Qt::ToolTipRole).contains(u"Next try in 4 s"_s));
+        QVERIFY(text(model, 1, GatewaysModel::Link, Qt::ToolTipRole).contains(u"last ones it sent"_s));
+        QCOMPARE(model.data(model.index(1, GatewaysModel::RequestsPerSec), Qt::ForegroundRole).value<QColor>(),
+                 QColor(128, 128, 128));
+        QVERIFY(!model.data(model.index(0, GatewaysModel::RequestsPerSec), Qt::ForegroundRole).isValid());
+        QCOMPARE(model.data(model.index(1, 0), GatewaysModel::LinkStateRole).toInt(), int(link::LinkState::Unreachable));
+        QVERIFY(!model.hasDrift());
     }
 
     void updatesAreCoalesced()
