@@ -6,6 +6,7 @@
 #include "connect/connectdialog.h"
 #include "connect/credentialstore.h"
 #include "connect/recentgateways.h"
+#include "language.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QTranslator>
 
 using namespace switchyard::ui;
 using namespace Qt::Literals::StringLiterals;
@@ -178,6 +180,28 @@ private slots:
         q2.show();
         QTest::mouseClick(child<QPushButton>(&q2, "trustButton"), Qt::LeftButton);
         QCOMPARE(q2.result(), int(QDialog::Accepted));
+    }
+    // Last: the Chinese translation stays installed for the rest of the run.
+    void speaksChinese()
+    {
+        const auto installed = switchyard::i18n::installTranslators(QCoreApplication::instance(),
+                                                                    switchyard::i18n::Language::ChineseSimplified);
+        QVERIFY(installed.switchyard);
+        QSettings settings(m_dir.filePath(u"zh.ini"_s), QSettings::IniFormat);
+        RecentGateways recent(&settings);
+        CredentialStore store(u"switchyard-test"_s);
+        ConnectDialog dialog(&store, &recent);
+        QCOMPARE(dialog.windowTitle(), u"连接到网关"_s);
+        QCOMPARE(child<QPushButton>(&dialog, "connectButton")->text(), u"连接(&C)"_s);
+        auto *url = child<QLineEdit>(&dialog, "urlEdit");
+        QTest::keyClicks(url, u"ftp://gw1.lan"_s);
+        QVERIFY2(child<QLabel>(&dialog, "urlProblem")->text().startsWith(u"地址必须以"_s),
+                 qPrintable(child<QLabel>(&dialog, "urlProblem")->text()));
+        auto *remember = child<QCheckBox>(&dialog, "rememberCheck");
+        QTRY_VERIFY_WITH_TIMEOUT(!remember->isEnabled(), CredentialStore::JobTimeoutMs + 5000);
+        QVERIFY(child<QLabel>(&dialog, "rememberNote")->text().startsWith(u"没有可用的密钥库"_s));
+        CertificateQuestion q(u"https://gw1.lan:8443"_s, u"CN=gw1.lan"_s, u"ab"_s);
+        QCOMPARE(q.windowTitle(), u"不受信任的证书"_s);
     }
 };
 
