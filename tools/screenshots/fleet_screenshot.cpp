@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -160,9 +161,12 @@ int main(int argc, char **argv)
     spin(6000);
     nodes[2]->setFault(sim::FaultMode::Refuse);
     spin(8000);
-    view.gatewaysTable()->resizeColumnsToContents();
-    view.nodesTable()->resizeColumnsToContents();
     spin(300);
+    if (qEnvironmentVariableIsSet("FLEET_DEBUG")) {
+        auto *h = view.gatewaysTable()->horizontalHeader();
+        std::printf("len %d vp %d mode %d count %d stretch %d\n", h->length(), view.gatewaysTable()->viewport()->width(),
+                    int(h->sectionResizeMode(1)), h->count(), h->stretchSectionCount());
+    }
     const bool ok = save(view, viewPng);
     leftFirst = leftSecond = 0;
     return ok ? 0 : 1;

@@ -54,6 +54,9 @@ GatewaysView::GatewaysView(QWidget *parent)
     setObjectName(u"gatewaysView"_s);
     m_gatewaysTable = makeTable(m_gateways, GatewaysModel::SortRole, this);
     m_gatewaysTable->setObjectName(u"gatewaysTable"_s);
+    // The link column carries the reasons (unreachable: why), so it takes the room that is left.
+    m_gatewaysTable->horizontalHeader()->setStretchLastSection(false);
+    m_gatewaysTable->horizontalHeader()->setSectionResizeMode(GatewaysModel::Link, QHeaderView::Stretch);
     m_nodesTable = makeTable(m_nodes, FleetNodesModel::SortRole, this);
     m_nodesTable->setObjectName(u"fleetNodesTable"_s);
 
@@ -89,6 +92,9 @@ GatewaysView::GatewaysView(QWidget *parent)
     splitter->addWidget(top);
     splitter->addWidget(bottom);
     splitter->setChildrenCollapsible(false);
+    // A fleet is a few gateways in front of more nodes: the nodes get the larger part.
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -99,6 +105,8 @@ GatewaysView::GatewaysView(QWidget *parent)
         if (m_gatewaysTable->property("fitted").toBool() || m_gateways->rowCount() == 0)
             return;
         m_gatewaysTable->resizeColumnsToContents();
+        // Fitting sizes sections by hand; setting the mode again lays the stretching one out anew.
+        m_gatewaysTable->horizontalHeader()->setSectionResizeMode(GatewaysModel::Link, QHeaderView::Stretch);
         m_gatewaysTable->setProperty("fitted", true);
     });
     connect(m_nodes, &QAbstractItemModel::columnsInserted, this, [this] { m_nodesTable->setProperty("fitted", false); });
@@ -106,6 +114,8 @@ GatewaysView::GatewaysView(QWidget *parent)
         if (m_nodesTable->property("fitted").toBool() || m_nodes->rowCount() == 0)
             return;
         m_nodesTable->resizeColumnsToContents();
+        m_nodesTable->horizontalHeader()->setStretchLastSection(false);
+        m_nodesTable->horizontalHeader()->setStretchLastSection(true);
         m_nodesTable->setProperty("fitted", true);
     });
     updateEmpty();
