@@ -590,6 +590,41 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     </message>
 </context>
 <context>
+    <name>switchyard::ui::CertificateQuestion</name>
+    <message>
+        <source>Untrusted Certificate</source>
+        <translation>不受信任的证书</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The certificate of %1 is not trusted.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1 的证书不受信任。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Compare the fingerprint with the one of the certificate on the gateway&apos;s server. Trust it only if they match: Switchyard then remembers this certificate for this gateway and asks again if it ever changes.</source>
+        <translation>请将此指纹与网关服务器上证书的指纹进行比对，仅在两者一致时才信任：Switchyard 随后会为此网关记住该证书，证书一旦变化会再次询问。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Subject:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>SHA-256:</source>
+        <translation>SHA-256：</translation>
+    </message>
+    <message>
+        <source>Problem:</source>
+        <translation>问题：</translation>
+    </message>
+    <message>
+        <source>&amp;Trust This Certificate</source>
+        <translation>信任此证书(&amp;T)</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::ChartsView</name>
     <message>
         <source>Window:</source>
@@ -1332,6 +1367,92 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::ConnectDialog</name>
+    <message>
+        <source>&amp;Remember the key in the desktop&apos;s secret store</source>
+        <translation>在桌面密钥库中记住此密钥(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Connect to Gateway</source>
+        <translation>连接到网关</translation>
+    </message>
+    <message>
+        <source>Watch and steer a Switchyard gateway that runs elsewhere, e.g. headless on a server, over its management API.</source>
+        <translation>通过管理 API 监视和控制在别处运行的 Switchyard 网关，例如在服务器上以无界面模式运行的网关。</translation>
+    </message>
+    <message>
+        <source>One of the gateway&apos;s admin_keys</source>
+        <translation>网关的 admin_keys 之一</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Show or hide the key</source>
+        <translation>显示或隐藏密钥</translation>
+    </message>
+    <message>
+        <source>Recent &amp;gateways:</source>
+        <translation>最近的网关(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>None yet: the gateways you connect to are listed here.</source>
+        <translation>暂无：你连接过的网关会列在这里。</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation>地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Admin &amp;key:</source>
+        <translation>管理密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Looking up the remembered key…</source>
+        <translation>正在查找已记住的密钥…</translation>
+    </message>
+    <message>
+        <source>No key remembered for this gateway</source>
+        <translation>没有为此网关记住密钥</translation>
+    </message>
+    <message>
+        <source>Keys are kept for this session only.</source>
+        <translation>密钥仅在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>Otherwise the key is kept until Switchyard quits.</source>
+        <translation>否则密钥保留到 Switchyard 退出为止。</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::CredentialStore</name>
+    <message>
+        <source>The secret store did not answer within %1 s.</source>
+        <translation>密钥库在 %1 秒内没有响应。</translation>
+    </message>
+    <message>
+        <source>No secret store is available (%1). Keys are kept for this session only.</source>
+        <translation>没有可用的密钥库（%1）。密钥仅在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>The secret store refused to keep the key (%1). It is kept for this session only.</source>
+        <translation>密钥库拒绝保存此密钥（%1）。它仅在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>No secret store is available: no desktop keyring (Secret Service or KWallet) answered over D-Bus. Keys are kept for this session only.</source>
+        <translation>没有可用的密钥库：没有桌面密钥环（Secret Service 或 KWallet）通过 D-Bus 响应。密钥仅在本次会话中保留。</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::DemoHealthSource</name>
     <message>
         <source>Fault mode</source>
@@ -1393,6 +1514,140 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>UI lag p99 %1 ms</source>
         <translation>界面延迟 p99 %1 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::FleetFormat</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>Wrong or missing admin key</source>
+        <translation>管理密钥错误或缺失</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>被拒绝</translation>
+    </message>
+    <message>
+        <source>Incompatible</source>
+        <translation>不兼容</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Healthy</source>
+        <translation>健康</translation>
+    </message>
+    <message>
+        <source>Degraded</source>
+        <translation>性能下降</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>宕机</translation>
+    </message>
+    <message>
+        <source>Recovering</source>
+        <translation>恢复中</translation>
+    </message>
+    <message>
+        <source>Draining</source>
+        <translation>排空中</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::FleetNodesModel</name>
+    <message>
+        <source>%1 on %2 of %3</source>
+        <translation>%3 个网关中 %2 个为%1</translation>
+    </message>
+    <message>
+        <source>%1, draining</source>
+        <translation>%1，排空中</translation>
+    </message>
+    <message>
+        <source>%1 (last known)</source>
+        <translation>%1（最后已知）</translation>
+    </message>
+    <message>
+        <source>%1 does not route to this node.</source>
+        <translation>%1 不会路由到此节点。</translation>
+    </message>
+    <message>
+        <source>%1 calls it %2: %3</source>
+        <translation>%1 称其为 %2：%3</translation>
+    </message>
+    <message>
+        <source>In flight %1, %2 requests/s, p95 %3</source>
+        <translation>处理中 %1，%2 请求/秒，p95 %3</translation>
+    </message>
+    <message>
+        <source>The gateway is not reachable now: this is the last it said.</source>
+        <translation>目前无法访问该网关：这是它最后报告的内容。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>p95</source>
+        <translation>p95</translation>
+    </message>
+    <message>
+        <source>The worst state any gateway sees, and on how many of the gateways that route to the node</source>
+        <translation>任一网关看到的最差状态，以及路由到此节点的网关中有几个看到该状态</translation>
+    </message>
+    <message>
+        <source>Summed over the gateways</source>
+        <translation>各网关之和</translation>
+    </message>
+    <message>
+        <source>The highest of the gateways&apos; p95 over the last minute</source>
+        <translation>最近一分钟内各网关 p95 的最大值</translation>
+    </message>
+    <message>
+        <source>The node as %1 sees it</source>
+        <translation>%1 看到的此节点</translation>
     </message>
 </context>
 <context>
@@ -1521,6 +1776,183 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>HTTP %1</source>
         <translation>HTTP %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewayUrl</name>
+    <message>
+        <source>Enter the gateway&apos;s address, like https://gateway.example:8080.</source>
+        <translation>请输入网关地址，例如 https://gateway.example:8080。</translation>
+    </message>
+    <message>
+        <source>This is not a valid address: %1</source>
+        <translation>这不是有效的地址：%1</translation>
+    </message>
+    <message>
+        <source>The address must start with http:// or https://, not %1://.</source>
+        <translation>地址必须以 http:// 或 https:// 开头，而不是 %1://。</translation>
+    </message>
+    <message>
+        <source>The address has no host name.</source>
+        <translation>地址中没有主机名。</translation>
+    </message>
+    <message>
+        <source>Put the admin key in the key field, not in the address.</source>
+        <translation>请将管理密钥填在密钥栏中，而不是地址中。</translation>
+    </message>
+    <message>
+        <source>The port must be between 1 and 65535.</source>
+        <translation>端口必须在 1 到 65535 之间。</translation>
+    </message>
+    <message>
+        <source>Give the gateway&apos;s address without a path (the panel adds /api/…).</source>
+        <translation>请给出不带路径的网关地址（面板会自行加上 /api/…）。</translation>
+    </message>
+    <message>
+        <source>Give the gateway&apos;s address without a query or fragment.</source>
+        <translation>请给出不带查询或片段的网关地址。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewaysModel</name>
+    <message>
+        <source>%1 runs %2</source>
+        <translation>%1 运行 %2</translation>
+    </message>
+    <message>
+        <source>The gateways run different configs: %1.</source>
+        <translation>各网关运行的配置不同：%1。</translation>
+    </message>
+    <message>
+        <source>This gateway runs config %1, unlike %2 (%3).</source>
+        <translation>此网关运行配置 %1，与 %2（%3）不同。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Config %1; another config runs on %2.</source>
+        <translation>配置 %1；%2 运行的是另一份配置。</translation>
+    </message>
+    <message>
+        <source>Connected, gateway off</source>
+        <translation>已连接，网关已关闭</translation>
+    </message>
+    <message>
+        <source>Connected, stopping</source>
+        <translation>已连接，正在停止</translation>
+    </message>
+    <message>
+        <source>Connected, paused</source>
+        <translation>已连接，已暂停</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (differs)</source>
+        <translation>%1（不同）</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>Last answer at %1</source>
+        <translation>最后响应于 %1</translation>
+    </message>
+    <message>
+        <source>Next try in %1 s</source>
+        <translation>%1 秒后重试</translation>
+    </message>
+    <message>
+        <source>The numbers shown are the last ones it sent.</source>
+        <translation>显示的数字是它最后发送的数据。</translation>
+    </message>
+    <message>
+        <source>Config %1</source>
+        <translation>配置 %1</translation>
+    </message>
+    <message>
+        <source>Over the last %1 s: p50 %2, p95 %3; time to first token p95 %4</source>
+        <translation>最近 %1 秒：p50 %2，p95 %3；首个 token 时间 p95 %4</translation>
+    </message>
+    <message>
+        <source>Per second over the last %1 s</source>
+        <translation>最近 %1 秒内的每秒值</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>Every node is up</source>
+        <translation>所有节点均在线</translation>
+    </message>
+    <message>
+        <source>Gateway</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <source>Link</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Errors/s</source>
+        <translation>错误/秒</translation>
+    </message>
+    <message>
+        <source>p95</source>
+        <translation>p95</translation>
+    </message>
+    <message>
+        <source>Nodes up</source>
+        <translation>在线节点</translation>
+    </message>
+    <message>
+        <source>Whether the panel reaches the gateway, and why not</source>
+        <translation>面板能否访问该网关，以及不能的原因</translation>
+    </message>
+    <message>
+        <source>The running config&apos;s hash; marked where gateways run different configs</source>
+        <translation>正在运行的配置的哈希；各网关配置不同时会标出</translation>
+    </message>
+    <message>
+        <source>End-to-end latency, 95th percentile, last minute</source>
+        <translation>端到端延迟，第 95 百分位，最近一分钟</translation>
+    </message>
+    <message>
+        <source>Nodes healthy or degraded, of all the gateway&apos;s nodes</source>
+        <translation>网关全部节点中健康或性能下降（仍在服务）的节点数</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewaysView</name>
+    <message>
+        <source>No gateway is watched yet: File ▸ Connect to gateway… adds one.</source>
+        <translation>尚未监视任何网关：通过“文件 ▸ 连接到网关…”添加。</translation>
+    </message>
+    <message>
+        <source>Gateways</source>
+        <translation>网关</translation>
+    </message>
+    <message>
+        <source>Nodes across the gateways</source>
+        <translation>各网关的节点</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,8 @@
 # charts, requests, config, start-failure and tray .png; chat.png and benchmark.png come from their views'
 # own screenshot programs (tools/screenshots/), config-form.png and config-json.png from
 # build/tools/screenshots/configeditor_screenshot docs/screenshots/config-form.png docs/screenshots/config-json.png.
+# connect-dialog.png and gateways-view.png (two in-process gateways with drift and a faulted node) from
+# build/tools/screenshots/fleet_screenshot docs/screenshots/connect-dialog.png docs/screenshots/gateways-view.png.
 #   tools/screenshots/take_screenshots.sh [path/to/switchyard] [output dir]
 set -euo pipefail
 BIN=$(realpath "${1:-build/app/switchyard}")

@@ -1,0 +1,93 @@
+#include "fleet/fleetformat.h"
+
+#include <QLocale>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+QString FleetFormat::gatewayLabel(const link::GatewayLink &link)
+{
+    if (link.isRemote())
+        return link.displayName();
+    const QString url = link.apiUrl().toString();
+    return url.isEmpty() ? link.displayName() : tr("%1 (%2)").arg(link.displayName(), url);
+}
+
+QString FleetFormat::linkStateText(link::LinkState state)
+{
+    switch (state) {
+    case link::LinkState::Connecting: return tr("Connecting");
+    case link::LinkState::Connected: return tr("Connected");
+    case link::LinkState::Unreachable: return tr("Unreachable");
+    case link::LinkState::Unauthorized: return tr("Wrong or missing admin key");
+    case link::LinkState::Forbidden: return tr("Refused");
+    case link::LinkState::Incompatible: return tr("Incompatible");
+    }
+    return tr("Unknown");
+}
+
+QString FleetFormat::nodeStateText(health::NodeState state)
+{
+    switch (state) {
+    case health::NodeState::Unknown: return tr("Unknown");
+    case health::NodeState::Healthy: return tr("Healthy");
+    case health::NodeState::Degraded: return tr("Degraded");
+    case health::NodeState::Down: return tr("Down");
+    case health::NodeState::Recovering: return tr("Recovering");
+    case health::NodeState::Draining: return tr("Draining");
+    }
+    return tr("Unknown");
+}
+
+int FleetFormat::severity(health::NodeState state)
+{
+    switch (state) {
+    case health::NodeState::Healthy: return 0;
+    case health::NodeState::Draining: return 1;
+    case health::NodeState::Unknown: return 2;
+    case health::NodeState::Recovering: return 3;
+    case health::NodeState::Degraded: return 4;
+    case health::NodeState::Down: return 5;
+    }
+    return 2;
+}
+
+QColor FleetFormat::stateTint(health::NodeState state)
+{
+    switch (state) {
+    case health::NodeState::Down: return QColor(212, 60, 60, 48);
+    case health::NodeState::Degraded:
+    case health::NodeState::Recovering: return QColor(224, 142, 0, 40);
+    default: return {};
+    }
+}
+
+QString FleetFormat::rate(double perSecond)
+{
+    const QLocale l;
+    if (perSecond <= 0)
+        return l.toString(0);
+    if (perSecond < 10)
+        return l.toString(perSecond, 'f', 2);
+    if (perSecond < 100)
+        return l.toString(perSecond, 'f', 1);
+    return l.toString(qRound64(perSecond));
+}
+
+QString FleetFormat::latency(std::optional<double> ms)
+{
+    if (!ms)
+        return u"\u2014"_s;
+    const QLocale l;
+    if (*ms < 1000)
+        return tr("%1 ms").arg(l.toString(qRound64(*ms)));
+    return tr("%1 s").arg(l.toString(*ms / 1000.0, 'f', *ms < 10000 ? 2 : 1));
+}
+
+QString FleetFormat::shortHash(const QString &hash)
+{
+    return hash.left(8);
+}
+
+} // namespace switchyard::ui
