@@ -191,7 +191,8 @@ QString SoakFleet::gatewayLogTail(int lines) const
     if (!f.open(QIODevice::ReadOnly))
         return {};
     QList<QByteArray> all = f.readAll().split('\n');
-    all.removeIf([](const QByteArray &l) { return l.contains(" status=200 "); }); // the request log's good lines
+    // The request log's good lines are noise here; its failed ones (with why) and everything else stay.
+    all.removeIf([](const QByteArray &l) { return l.contains(" status=2") || l.contains(" status=499 "); });
     QStringList out;
     for (qsizetype i = std::max<qsizetype>(0, all.size() - lines); i < all.size(); ++i)
         out << QString::fromUtf8(all[i]);
