@@ -61,6 +61,7 @@ class TestTlsListener final : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_cert, m_key, m_otherKey;
+    QString m_rsaCert, m_rsaKey, m_otherRsaKey;
     QString m_opensslFingerprint; // as `openssl x509 -fingerprint -sha256` prints it
     std::unique_ptr<GatewayFixture> m_fx;
 
@@ -130,6 +131,12 @@ private slots:
                          u"/CN=switchyard-test"_s, u"-addext"_s, u"subjectAltName=IP:127.0.0.1"_s}));
         QVERIFY(openssl({u"genpkey"_s, u"-algorithm"_s, u"EC"_s, u"-pkeyopt"_s, u"ec_paramgen_curve:P-256"_s,
                          u"-out"_s, m_otherKey}));
+        m_rsaCert = path(u"rsa-cert.pem"_s);
+        m_rsaKey = path(u"rsa-key.pem"_s);
+        m_otherRsaKey = path(u"other-rsa-key.pem"_s);
+        QVERIFY(openssl({u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s, u"-keyout"_s, m_rsaKey,
+                         u"-out"_s, m_rsaCert, u"-days"_s, u"2"_s, u"-subj"_s, u"/CN=switchyard-rsa"_s}));
+        QVERIFY(openssl({u"genrsa"_s, u"-traditional"_s, u"-out"_s, m_otherRsaKey, u"2048"_s}));
         QByteArray fp;
         QVERIFY(openssl({u"x509"_s, u"-in"_s, m_cert, u"-noout"_s, u"-fingerprint"_s, u"-sha256"_s}, &fp));
         m_opensslFingerprint = QString::fromLatin1(fp.mid(fp.indexOf('=') + 1).trimmed());
@@ -260,6 +267,8 @@ private slots:
         QTest::newRow("missing key file") << m_cert << path(u"nope.pem"_s) << u"switchyard.tls.key_file"_s << u"no such file"_s;
         QTest::newRow("missing cert file") << path(u"nope.pem"_s) << m_key << u"switchyard.tls.cert_file"_s << u"no such file"_s;
         QTest::newRow("key of another certificate") << m_cert << m_otherKey << u"switchyard.tls.key_file"_s << u"not the key"_s;
+        QTest::newRow("RSA key of another certificate") << m_rsaCert << m_otherRsaKey << u"switchyard.tls.key_file"_s << u"not the key"_s;
+        QTest::newRow("EC key for an RSA certificate") << m_rsaCert << m_key << u"switchyard.tls.key_file"_s << u"not the key"_s;
         QTest::newRow("files swapped") << m_key << m_cert << u"switchyard.tls.cert_file"_s << u"private key"_s;
         QTest::newRow("relative path") << u"cert.pem"_s << m_key << u"switchyard.tls.cert_file"_s << u"absolute"_s;
         QTest::newRow("a directory") << m_dir.path() << m_key << u"switchyard.tls.cert_file"_s << u"directory"_s;
@@ -279,6 +288,44 @@ private slots:
             found = found || (p.path == field && p.message.contains(words));
         }
         QVERIFY2(found, qPrintable(all));
+    }
+
+    void matchingPairsAreAccepted()
+    {
+        QVERIFY(config::parseConfig(configJson(m_cert, m_key)));
+        const auto rsa = config::parseConfig(configJson(m_rsaCert, m_rsaKey));
+        QVERIFY2(rsa, rsa ? "" : qPrintable(rsa.error().first().message));
+    }
+
+    void turningTlsOnKeepsThePortAndChangesTheScheme()
+    {
+        GatewayFixture fx;
+        QVERIFY(fx.start({u"p1"_s}));
+        QVERIFY(fx.gateway.listenUrl().startsWith(u"http://"_s));
+        QCOMPARE(request(fx.port, "GET", "/v1/models").status, 200);
+
+        config::GatewayConfig withTls = fx.gateway.config();
+        withTls.settings.tls = tlsSettings(10000);
+        const Gateway::ApplyResult applied = fx.gateway.applyConfig(withTls);
+        QVERIFY(applied.changes.listenChanged);
+        QVERIFY2(applied.listenError.isEmpty(), qPrintable(applied.listenError));
+        QCOMPARE(fx.gateway.port(), fx.port);
+        QCOMPARE(fx.gateway.listenUrl(), u"https://127.0.0.1:"_s + QString::number(fx.port));
+
+        auto e = *routing::parseEndpoint(fx.gateway.listenUrl());
+        e.pinnedSha256 = *upstream::parseFingerprint(m_opensslFingerprint);
+        upstream::UpstreamConnection c(e);
+        Collector r;
+        c.send(chatRequest(e, false), &r);
+        QTRY_VERIFY_WITH_TIMEOUT(r.done(), 10000);
+        QVERIFY2(!r.failure, r.failure ? qPrintable(r.failure->message) : "");
+        QCOMPARE(r.status, 200);
+
+        config::GatewayConfig plain = fx.gateway.config();
+        plain.settings.tls = {};
+        fx.gateway.applyConfig(plain);
+        QVERIFY(fx.gateway.listenUrl().startsWith(u"http://"_s));
+        QCOMPARE(request(fx.port, "GET", "/v1/models").status, 200);
     }
 
     void theConfigShowsThePathsAndATlsChangeIsAListenChange()
