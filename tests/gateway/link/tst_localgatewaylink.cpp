@@ -163,6 +163,8 @@ private slots:
         QVERIFY(result.configHash != hash);
         QCOMPARE(result.configHash, link::configHash(f.gateway.config()));
         QCOMPARE(f.gateway.config().providers[0].keys[0].weight, 3.0);
+        // The masked key came back as "keep the running one", as over PUT /api/config.
+        QCOMPARE(f.gateway.config().providers[0].keys[0].value, QStringLiteral("dummy"));
         // The old hash is stale now.
         link.putConfig(edited, hash);
         QVERIFY(put.wait());
