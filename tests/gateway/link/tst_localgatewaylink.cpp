@@ -63,6 +63,25 @@ private slots:
         link.stop();
     }
 
+    void pauseShowsInTheNextStatus()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({A}));
+        LocalGatewayLink link(&f.gateway);
+        QSignalSpy statusSpy(&link, &link::GatewayLink::statusChanged);
+        link.start();
+        QVERIFY(statusSpy.wait());
+        f.gateway.setPaused(true); // as POST /api/gateway/pause does
+        QVERIFY(statusSpy.wait());
+        GatewayStatus s = statusSpy.last().first().value<GatewayStatus>();
+        QVERIFY(s.running && s.paused && !s.accepting);
+        f.gateway.setPaused(false);
+        QVERIFY(statusSpy.wait());
+        s = statusSpy.last().first().value<GatewayStatus>();
+        QVERIFY(s.running && !s.paused && s.accepting);
+        link.stop();
+    }
+
     void requestsFollowACursor()
     {
         GatewayFixture f;
