@@ -112,6 +112,11 @@ struct GatewaySettings
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>
     // Keys that may also use the management API and /metrics; client keys may not (docs/SECURITY.md).
     QStringList adminKeys;
+    // "env.NAME" as written, by position in apiKeys / adminKeys (empty or missing: a literal key). The
+    // masked config shows the reference and a masked round trip writes it back, so a key kept in the
+    // environment never lands in the config file.
+    QStringList apiKeyRefs;
+    QStringList adminKeyRefs;
     bool metricsWithoutKey = false;      // /metrics open to anyone who reaches it (a trusted Prometheus)
     // The key the panel's own chat console and benchmark send to this gateway: a client key, else an
     // admin key (which may use the OpenAI endpoints too), else none.

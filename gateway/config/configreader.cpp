@@ -407,9 +407,9 @@ private:
             readRouting(*routing, memberPath(path, "routing"), s);
 
         if (const Json *keys = get(v, path, "api_keys", Kind::Array))
-            s.apiKeys = readApiKeys(*keys, memberPath(path, "api_keys"));
+            s.apiKeys = readApiKeys(*keys, memberPath(path, "api_keys"), &s.apiKeyRefs);
         if (const Json *keys = get(v, path, "admin_keys", Kind::Array))
-            s.adminKeys = readApiKeys(*keys, memberPath(path, "admin_keys"));
+            s.adminKeys = readApiKeys(*keys, memberPath(path, "admin_keys"), &s.adminKeyRefs);
         if (const auto open = boolean(v, path, "metrics_without_key"))
             s.metricsWithoutKey = *open;
         if (const auto allow = boolean(v, path, "allow_unauthenticated_network_access"))
@@ -481,7 +481,7 @@ private:
     }
 
     // switchyard.api_keys and admin_keys: the keys clients and operators send, literal or "env.NAME".
-    QStringList readApiKeys(const Json &keys, const QString &keysPath)
+    QStringList readApiKeys(const Json &keys, const QString &keysPath, QStringList *refs)
     {
         QStringList out;
         forEachString(keys, keysPath, [&](const QString &kPath, const QString &text) {
@@ -491,8 +491,10 @@ private:
             // An empty client key would make "Authorization: Bearer " a valid credential.
             if (resolved->isEmpty())
                 fail(kPath, u"an API key must not be empty"_s);
-            else
+            else {
                 out.append(*resolved);
+                refs->append(text.startsWith(u"env."_s) ? text : QString());
+            }
         });
         return out;
     }

@@ -106,12 +106,17 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
     json models = json::object();
     for (auto it = s.strategyByModel.cbegin(); it != s.strategyByModel.cend(); ++it)
         models[str(it.key())] = strategyName(it.value());
-    json apiKeys = json::array();
-    for (const QString &k : s.apiKeys)
-        apiKeys.push_back(maskSecrets ? std::string(MaskedSecret.data()) : str(k));
-    json adminKeys = json::array();
-    for (const QString &k : s.adminKeys)
-        adminKeys.push_back(maskSecrets ? std::string(MaskedSecret.data()) : str(k));
+    // As for provider keys: a reference is no secret and survives a round trip; a literal key is one.
+    const auto keyList = [maskSecrets](const QStringList &keys, const QStringList &refs) {
+        json a = json::array();
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const QString ref = refs.value(i);
+            a.push_back(!ref.isEmpty() ? str(ref) : maskSecrets ? std::string(MaskedSecret.data()) : str(keys[i]));
+        }
+        return a;
+    };
+    const json apiKeys = keyList(s.apiKeys, s.apiKeyRefs);
+    const json adminKeys = keyList(s.adminKeys, s.adminKeyRefs);
     const QString host = s.listenHost.contains(u':') ? u'[' % s.listenHost % u']' : s.listenHost;
     json out = {{"listen", str(host % u':' % QString::number(s.listenPort))},
             {"worker_threads", s.workerThreads},

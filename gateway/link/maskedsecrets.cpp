@@ -68,8 +68,8 @@ public:
         const auto s = doc.find("switchyard");
         if (s == doc.end() || !s->is_object())
             return;
-        keyList(*s, "api_keys", m_running.settings.apiKeys);
-        keyList(*s, "admin_keys", m_running.settings.adminKeys);
+        keyList(*s, "api_keys", m_running.settings.apiKeys, m_running.settings.apiKeyRefs);
+        keyList(*s, "admin_keys", m_running.settings.adminKeys, m_running.settings.adminKeyRefs);
     }
 
     bool changed() const { return m_changed; }
@@ -109,7 +109,7 @@ private:
         }
     }
 
-    void keyList(Json &settings, const char *member, const QStringList &running)
+    void keyList(Json &settings, const char *member, const QStringList &running, const QStringList &refs)
     {
         const auto list = settings.find(member);
         if (list == settings.end() || !list->is_array())
@@ -118,8 +118,11 @@ private:
         for (std::size_t i = 0; i < list->size(); ++i) {
             if (!isMask((*list)[i]))
                 continue;
-            put((*list)[i], i < std::size_t(running.size()) ? std::optional<QString>(running[qsizetype(i)]) : std::nullopt,
-                config::problemIndexPath(path, i));
+            const qsizetype at = qsizetype(i);
+            std::optional<QString> secret;
+            if (at < running.size())
+                secret = refs.value(at).isEmpty() ? running[at] : refs[at];
+            put((*list)[i], secret, config::problemIndexPath(path, i));
         }
     }
 

@@ -240,6 +240,41 @@ private slots:
         COMPARE_JSON(j["changes"]["changed"], nlohmann::json::array({"a"}));
     }
 
+    void environmentReferencesStayReferences()
+    {
+        const QByteArray secondAdmin = "sk-admin-from-env-4e2a";
+        qputenv("SWITCHYARD_TEST_ADMIN_KEY", secondAdmin);
+        GatewayFixture f;
+        QVERIFY(startSecured(f));
+        // What a config controller would save: the text as it reaches the gateway's thread.
+        QByteArray saved;
+        f.gateway.setConfigUpdateHandler([&](const config::GatewayConfig &parsed, const QByteArray &text) {
+            saved = text;
+            Gateway::ConfigUpdate u;
+            u.result = f.gateway.applyConfig(parsed);
+            return u;
+        });
+        nlohmann::json doc = parse(request(f.port, "GET", "/api/config", {}, 10000, admin()).body);
+        doc["switchyard"]["admin_keys"].push_back("env.SWITCHYARD_TEST_ADMIN_KEY");
+        QCOMPARE(command(f.port, "PUT", "/api/config", dumped(doc)).status, 200);
+        QCOMPARE(f.gateway.config().settings.adminKeys.size(), 2);
+        // The saved text has the running secrets back where the stars were, and the reference as written.
+        QVERIFY(!saved.contains("********"));
+        QVERIFY(saved.contains(AdminKey) && saved.contains(ClientKey) && saved.contains(NodeKey));
+        QVERIFY(saved.contains("env.SWITCHYARD_TEST_ADMIN_KEY") && !saved.contains(secondAdmin));
+
+        // The reference is no secret: shown as written, and written back as such.
+        const TestResponse got = request(f.port, "GET", "/api/config", {}, 10000, admin());
+        QVERIFY(!got.body.contains(secondAdmin));
+        doc = parse(got.body);
+        COMPARE_JSON(doc["switchyard"]["admin_keys"], nlohmann::json::array({"********", "env.SWITCHYARD_TEST_ADMIN_KEY"}));
+        QCOMPARE(command(f.port, "PUT", "/api/config", got.body, admin({{"If-Match", got.header("etag")}})).status, 200);
+        QVERIFY(saved.contains("env.SWITCHYARD_TEST_ADMIN_KEY") && !saved.contains(secondAdmin));
+        QCOMPARE(request(f.port, "GET", "/api/status", {}, 10000, {{"Authorization", "Bearer " + secondAdmin}}).status, 200);
+        QCOMPARE(request(f.port, "GET", "/api/status", {}, 10000, admin()).status, 200);
+        qunsetenv("SWITCHYARD_TEST_ADMIN_KEY");
+    }
+
     void maskWithoutARunningSecretIsAProblem()
     {
         GatewayFixture f;

@@ -81,6 +81,15 @@ private slots:
         QVERIFY(*parsed == s);
         QCOMPARE(parsed->nodes[0].kvCacheUsage, std::optional<double>(0.8731));
         QVERIFY(!parsed->nodes[1].running); // no vLLM gauges: none, not zero
+
+        GatewayStatus paused = s;
+        paused.paused = true;
+        paused.accepting = false;
+        QVERIFY(*link::gatewayStatusFromJson(json::parse(link::toJson(paused).dump())) == paused);
+        // A gateway from before pause/resume does not say; it is not paused then.
+        json old = link::toJson(s);
+        old["gateway"].erase("paused");
+        QVERIFY(*link::gatewayStatusFromJson(old) == s);
     }
 
     void unknownFieldsAreIgnored()

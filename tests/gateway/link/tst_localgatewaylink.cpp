@@ -63,6 +63,25 @@ private slots:
         link.stop();
     }
 
+    void pauseShowsInTheNextStatus()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({A}));
+        LocalGatewayLink link(&f.gateway);
+        QSignalSpy statusSpy(&link, &link::GatewayLink::statusChanged);
+        link.start();
+        QVERIFY(statusSpy.wait());
+        f.gateway.setPaused(true); // as POST /api/gateway/pause does
+        QVERIFY(statusSpy.wait());
+        GatewayStatus s = statusSpy.last().first().value<GatewayStatus>();
+        QVERIFY(s.running && s.paused && !s.accepting);
+        f.gateway.setPaused(false);
+        QVERIFY(statusSpy.wait());
+        s = statusSpy.last().first().value<GatewayStatus>();
+        QVERIFY(s.running && !s.paused && s.accepting);
+        link.stop();
+    }
+
     void requestsFollowACursor()
     {
         GatewayFixture f;
@@ -163,6 +182,8 @@ private slots:
         QVERIFY(result.configHash != hash);
         QCOMPARE(result.configHash, link::configHash(f.gateway.config()));
         QCOMPARE(f.gateway.config().providers[0].keys[0].weight, 3.0);
+        // The masked key came back as "keep the running one", as over PUT /api/config.
+        QCOMPARE(f.gateway.config().providers[0].keys[0].value, QStringLiteral("dummy"));
         // The old hash is stale now.
         link.putConfig(edited, hash);
         QVERIFY(put.wait());
