@@ -42,6 +42,8 @@ const link::NodeStatus *nodeNamed(const link::GatewayStatus &s, const QString &n
 // A server that is no gateway: it answers every request with `reply` (or never, when empty).
 class FakeServer final : public QObject
 {
+    Q_DISABLE_COPY_MOVE(FakeServer)
+
 public:
     explicit FakeServer(QByteArray reply) : m_reply(std::move(reply))
     {
@@ -71,6 +73,8 @@ private:
 // Between the link and the gateway, counting the bytes each way: what one attached panel costs on the wire.
 class CountingProxy final : public QObject
 {
+    Q_DISABLE_COPY_MOVE(CountingProxy)
+
 public:
     explicit CountingProxy(quint16 target) : m_target(target)
     {
