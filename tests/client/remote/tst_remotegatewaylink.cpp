@@ -206,7 +206,9 @@ private:
 
     bool startGateway(quint16 port = 0)
     {
-        m_gatewayPort = startProcess(QStringLiteral(SWITCHYARD_BIN),
+        // SWITCHYARD_TEST_GATEWAY_BIN: the panel against another build of the gateway (another branch, an
+        // installed package).
+        m_gatewayPort = startProcess(qEnvironmentVariable("SWITCHYARD_TEST_GATEWAY_BIN", QStringLiteral(SWITCHYARD_BIN)),
                                      {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s,
                                       u"127.0.0.1:%1"_s.arg(port)},
                                      "listening on http://127.0.0.1:", &m_gateway);
