@@ -72,6 +72,8 @@ QString httpErrorKindName(HttpErrorKind kind)
 // connect and the whole exchange; its listener methods collect the response within the size cap.
 class HttpClient::Exchange final : public QObject, public upstream::UpstreamListener
 {
+    Q_DISABLE_COPY_MOVE(Exchange)
+
 public:
     Exchange(HttpClient *client, quint64 id, HttpRequest request, routing::Endpoint endpoint, Callback done)
         : QObject(client), m_client(client), m_id(id), m_request(std::move(request)),

@@ -5,7 +5,8 @@
 // thread on which a ManagementClient does every request; results come back as queued signals and the
 // link keeps the state the views read. It polls GET /api/status every pollIntervalMs while started, one
 // poll at a time. A failed poll says why (LinkState and reason) and the next try waits, from 0.5 s
-// doubling to 10 s; the first good answer after that is Connected again.
+// doubling to 10 s; the first good answer after that is Connected again. Use it from the thread that
+// created it (the GUI thread in the panel); a read that fails answers commandFinished(what, false, why).
 
 #include "link/gatewaylink.h"
 #include "remote/remotelinkoptions.h"

@@ -42,6 +42,8 @@ const link::NodeStatus *nodeNamed(const link::GatewayStatus &s, const QString &n
 // A server that is no gateway: it answers every request with `reply` (or never, when empty).
 class FakeServer final : public QObject
 {
+    Q_DISABLE_COPY_MOVE(FakeServer)
+
 public:
     explicit FakeServer(QByteArray reply) : m_reply(std::move(reply))
     {
@@ -71,6 +73,8 @@ private:
 // Between the link and the gateway, counting the bytes each way: what one attached panel costs on the wire.
 class CountingProxy final : public QObject
 {
+    Q_DISABLE_COPY_MOVE(CountingProxy)
+
 public:
     explicit CountingProxy(quint16 target) : m_target(target)
     {
@@ -202,7 +206,9 @@ private:
 
     bool startGateway(quint16 port = 0)
     {
-        m_gatewayPort = startProcess(QStringLiteral(SWITCHYARD_BIN),
+        // SWITCHYARD_TEST_GATEWAY_BIN: the panel against another build of the gateway (another branch, an
+        // installed package).
+        m_gatewayPort = startProcess(qEnvironmentVariable("SWITCHYARD_TEST_GATEWAY_BIN", QStringLiteral(SWITCHYARD_BIN)),
                                      {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s,
                                       u"127.0.0.1:%1"_s.arg(port)},
                                      "listening on http://127.0.0.1:", &m_gateway);
