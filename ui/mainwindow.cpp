@@ -197,10 +197,12 @@ void MainWindow::attachLink()
     m_status = m_link->status();
     updateTitle();
     m_link->start();
-    if (m_status)
+    if (m_status) {
         onStatus(*m_status);
-    else
+    } else {
+        updateIndicator();
         updateStatusBar();
+    }
 }
 
 void MainWindow::connectConfig()
@@ -704,7 +706,7 @@ void MainWindow::onCommandFinished(const QString &what, bool ok, const QString &
 
 QString MainWindow::statusText() const
 {
-    return QStringList{m_stateText->text(), m_urlText->text(), m_ratesText->text()}.join(u" | "_s);
+    return QStringList{m_stateText->text(), m_gatewayText->text(), m_urlText->text(), m_ratesText->text()}.join(u" | "_s);
 }
 
 void MainWindow::replaceView(View view, QWidget *widget, const QString &label)

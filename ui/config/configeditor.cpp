@@ -754,7 +754,7 @@ void ConfigEditor::syncActions()
     const bool hasText = !m_text->document()->isEmpty();
     // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again
     // anyway.
-    const bool canApply = m_applier || (m_textApplier && !m_applyPending);
+    const bool canApply = m_textApplier ? !m_applyPending : bool(m_applier);
     const bool applicable = canApply && hasText && (isValidationPending() || m_valid);
     m_actions.apply->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
