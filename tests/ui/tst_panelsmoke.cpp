@@ -184,12 +184,16 @@ private slots:
 
         // The charts: total and per-node tokens/s lines with points above zero, and latency points.
         ChartsView *charts = m_window->chartsView();
-        charts->refreshNow();
-        QVERIFY(anyPositive(charts->series(u"tokens/total"_s)));
-        QVERIFY(anyPositive(charts->series(u"tokens/node/vllm-server1"_s)));
-        QVERIFY(anyPositive(charts->series(u"tokens/node/vllm-server2"_s)));
-        QVERIFY(anyPositive(charts->series(u"requests/total"_s)));
-        QVERIFY(anyPositive(charts->series(u"latency/p95"_s)));
+        // The gateway's rates come from its per-second history: the charts follow within a second or two.
+        const auto shows = [charts](const QString &id) {
+            charts->refreshNow();
+            return anyPositive(charts->series(id));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/total"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/node/vllm-server1"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/node/vllm-server2"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"requests/total"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"latency/p95"_s), 10000);
         QVERIFY(charts->series(u"queue/waiting/vllm-server1"_s));
         // The timer redraws on its own too (coalesced): points keep coming without refreshNow().
         const qsizetype before = charts->series(u"tokens/total"_s)->count();
