@@ -36,7 +36,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     p.setApplicationDescription(CommandLine::tr(
         "Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.\n"
         "Without options it opens the panel on the last config, or offers the built-in demo.\n"
-        "switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] "
+        "switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] [--format md|csv|json] "
         "[--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md)."));
     p.addHelpOption();
     p.addVersionOption();

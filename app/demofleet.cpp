@@ -18,7 +18,7 @@ Expected<QByteArray, QString> DemoFleet::start()
         sim::SimNodeOptions o;
         o.name = u"vllm-server"_s + QString::number(i);
         o.models = {u"nemotron-3-super"_s};
-        // Defaults are calibrated to the seed (≈15 tok/s alone, ≈28 tok/s with 5 concurrent); the
+        // Defaults are calibrated to the article's two-node setup (≈15 tok/s alone, ≈28 tok/s with 5 concurrent); the
         // demo keeps them so the charts show what an operator would see on DGX Spark nodes.
         auto node = std::make_unique<sim::SimNode>(o);
         auto port = node->start();

@@ -4,7 +4,9 @@
 #include "health/healthprober.h"
 #include "server/listener.h"
 #include "config/configloader.h"
-#include "proxy/configupdateexchange.h"
+#include "link/maskedsecrets.h"
+#include "proxy/configresponses.h"
+#include "proxy/statusapi.h"
 #include "server/worker.h"
 
 #include <QDeadlineTimer>
@@ -31,6 +33,7 @@ Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<st
     m_prober->moveToThread(m_healthThread);
     m_healthThread->start();
     applyConfig(m_config);
+    publishRunState();
     // The last hour, second by second (stats/secondshistory.h); cheap enough to run always.
     m_historyTimer = new QTimer(this);
     m_historyTimer->setInterval(1000);
@@ -59,7 +62,13 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     result.changes = config::diffConfigs(m_config, config);
     const config::GatewaySettings previous = m_config.settings;
     m_config = config;
-    if (m_running && result.changes.listenChanged) {
+    const bool addressChanged = previous.listenHost != m_config.settings.listenHost
+                                || previous.listenPort != m_config.settings.listenPort;
+    if (m_running && result.changes.listenChanged && !addressChanged) {
+        // Only TLS changed: the port stays bound, and connections accepted from now on follow the new
+        // table (clientconnection.cpp reads the TLS setting per connection).
+        m_listenUrl = listenUrlFor(m_config.settings, m_listenUrl);
+    } else if (m_running && result.changes.listenChanged) {
         QString error, url;
         quint16 port = 0;
         if (server::Listener *next = listenOn(m_config.settings, &error, &port, &url)) {
@@ -68,10 +77,12 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
             m_listener = next;
             m_port = port;
             m_listenUrl = url;
+            publishRunState();
         } else {
             result.listenError = error;
             m_config.settings.listenHost = previous.listenHost;
             m_config.settings.listenPort = previous.listenPort;
+            m_config.settings.tls = previous.tls;
         }
     }
     stats::GatewayStats *stats = m_stats.get();
@@ -104,6 +115,30 @@ bool Gateway::setNodeDraining(const QString &node, bool draining)
     return true;
 }
 
+void Gateway::setPaused(bool paused)
+{
+    if (m_paused == paused)
+        return;
+    m_paused = paused;
+    publishRunState(); // before anyone hears of it: a request after the answer sees it paused
+    emit pausedChanged(paused);
+}
+
+link::RunState Gateway::runState() const
+{
+    link::RunState r;
+    r.running = m_running;
+    r.stopping = m_stopping;
+    r.paused = m_paused;
+    r.listenUrl = m_listenUrl;
+    return r;
+}
+
+void Gateway::publishRunState()
+{
+    m_runState->set(runState());
+}
+
 void Gateway::probeNow(const QString &node)
 {
     health::HealthProber *p = m_prober;
@@ -122,9 +157,8 @@ Expected<QString, QString> Gateway::start()
         auto *thread = new QThread();
         thread->setObjectName(u"switchyard-worker-"_s % QString::number(i));
         auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
-        worker->setConfigUpdater([this](config::GatewayConfig parsed, QByteArray text) {
-            return updateConfigFromApi(std::move(parsed), std::move(text));
-        });
+        worker->setGatewayControl(
+            {m_runState, [this](proxy::GatewayCommand command) { return runFromApi(std::move(command)); }});
         worker->moveToThread(thread);
         thread->start();
         if (m_workerNice != 0) {
@@ -151,6 +185,7 @@ Expected<QString, QString> Gateway::start()
     m_port = port;
     m_listenUrl = url;
     m_running = true;
+    publishRunState();
     emit runningChanged(true);
     return m_listenUrl;
 }
@@ -192,8 +227,18 @@ server::Listener *Gateway::listenOn(const config::GatewaySettings &s, QString *e
     }
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol ? u'[' % address.toString() % u']'
                                                                               : address.toString();
-    *url = u"http://"_s % host % u':' % QString::number(*port);
+    *url = (s.tls.enabled() ? u"https://"_s : u"http://"_s) % host % u':' % QString::number(*port);
     return listener;
+}
+
+QString Gateway::listenUrlFor(const config::GatewaySettings &s, const QString &url)
+{
+    QString out = url;
+    if (s.tls.enabled() && out.startsWith(u"http://"_s))
+        out.replace(0, 4, u"https"_s);
+    else if (!s.tls.enabled() && out.startsWith(u"https://"_s))
+        out.replace(0, 5, u"http"_s);
+    return out;
 }
 
 int Gateway::openConnections() const
@@ -209,6 +254,7 @@ void Gateway::stop()
     if (!m_running || m_stopping)
         return;
     m_stopping = true;
+    publishRunState();
     // Stop accepting first, so no connection arrives after the workers started draining.
     if (m_listener) {
         server::Listener *l = m_listener;
@@ -269,6 +315,7 @@ void Gateway::finishStop()
     m_stopping = false;
     m_listenUrl.clear();
     m_port = 0;
+    publishRunState();
     if (wasRunning) {
         emit runningChanged(false);
         emit stopped();
@@ -323,7 +370,79 @@ Gateway::ConfigUpdate Gateway::updateConfig(const config::GatewayConfig &parsed,
     return update;
 }
 
-QFuture<proxy::LocalResponse> Gateway::updateConfigFromApi(config::GatewayConfig parsed, QByteArray text)
+Gateway::ConfigPutOutcome Gateway::putConfig(const QByteArray &text, const QString &ifMatch,
+                                             std::optional<config::GatewayConfig> parsed)
+{
+    ConfigPutOutcome out;
+    out.configHash = link::configHash(m_config);
+    if (!parsed) {
+        auto read = config::parseConfig(text);
+        if (!read) {
+            out.kind = ConfigPutOutcome::Kind::Invalid;
+            out.problems = read.error();
+            return out;
+        }
+        parsed = std::move(*read);
+    }
+    // Checked here, in the step that applies: of two PUTs made against one hash, the second finds the
+    // first one's config running and is refused.
+    if (!link::ifMatchAccepts(ifMatch, out.configHash)) {
+        out.kind = ConfigPutOutcome::Kind::Stale;
+        return out;
+    }
+    const auto restored = link::restoreMaskedSecrets(text, m_config);
+    if (!restored) {
+        out.kind = ConfigPutOutcome::Kind::Invalid;
+        out.problems = restored.error();
+        return out;
+    }
+    if (*restored != text) { // the secrets are part of the config: read it again with them
+        auto reread = config::parseConfig(*restored);
+        if (!reread) {
+            out.kind = ConfigPutOutcome::Kind::Invalid;
+            out.problems = reread.error();
+            return out;
+        }
+        parsed = std::move(*reread);
+    }
+    out.update = updateConfig(*parsed, *restored);
+    out.kind = out.update.error.isEmpty() ? ConfigPutOutcome::Kind::Applied : ConfigPutOutcome::Kind::Failed;
+    out.configHash = link::configHash(m_config);
+    return out;
+}
+
+proxy::LocalResponse Gateway::execute(proxy::GatewayCommand &command)
+{
+    if (auto *put = std::get_if<proxy::ConfigPutCommand>(&command)) {
+        const ConfigPutOutcome out = putConfig(put->text, put->ifMatch, std::move(put->parsed));
+        switch (out.kind) {
+        case ConfigPutOutcome::Kind::Stale:
+            return proxy::configStaleResponse(out.configHash);
+        case ConfigPutOutcome::Kind::Invalid:
+            return proxy::configProblemsResponse(out.problems);
+        case ConfigPutOutcome::Kind::Failed:
+            return proxy::errorResponse(500, out.update.error, "config_not_applied");
+        case ConfigPutOutcome::Kind::Applied:
+            break;
+        }
+        const ApplyResult &r = out.update.result;
+        emit configUpdatedOverApi(r.changes.isEmpty() ? tr("no changes") : r.changes.summary(), out.update.savedTo);
+        return proxy::configAppliedResponse(r.changes, m_generation, r.listenError, out.update.savedTo,
+                                            out.configHash);
+    }
+    if (auto *probe = std::get_if<proxy::ProbeCommand>(&command)) {
+        // The worker knew the node; a config applied since may have removed it.
+        if (m_table->nodeIndex(probe->node) < 0)
+            return proxy::errorResponse(404, u"No node named '"_s % probe->node % u"'"_s, "node_not_found");
+        probeNow(probe->node);
+        return proxy::probeStartedResponse(probe->node);
+    }
+    const auto &pause = std::get<proxy::PauseCommand>(command);
+    setPaused(pause.paused);
+    return proxy::pauseResponse(m_paused, m_running && !m_stopping && !m_paused);
+}
+
+QFuture<proxy::LocalResponse> Gateway::runFromApi(proxy::GatewayCommand command)
 {
     // The promise travels with the queued call: if this object is gone before it runs, the call is
     // dropped with it, the promise ends without a result, and the worker answers 503.
@@ -332,17 +451,8 @@ QFuture<proxy::LocalResponse> Gateway::updateConfigFromApi(config::GatewayConfig
     QFuture<proxy::LocalResponse> future = promise->future();
     QMetaObject::invokeMethod(
         this,
-        [this, promise, parsed = std::move(parsed), text = std::move(text)] {
-            const ConfigUpdate update = updateConfig(parsed, text);
-            if (!update.error.isEmpty()) {
-                promise->addResult(proxy::errorResponse(500, update.error, "config_not_applied"));
-            } else {
-                promise->addResult(proxy::configAppliedResponse(update.result.changes, m_generation,
-                                                                update.result.listenError, update.savedTo));
-                emit configUpdatedOverApi(update.result.changes.isEmpty() ? tr("no changes")
-                                                                          : update.result.changes.summary(),
-                                          update.savedTo);
-            }
+        [this, promise, command = std::move(command)]() mutable {
+            promise->addResult(execute(command));
             promise->finish();
         },
         Qt::QueuedConnection);

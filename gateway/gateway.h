@@ -7,7 +7,10 @@
 #include "common/expected.h"
 #include "config/config.h"
 #include "config/configdiff.h"
+#include "config/configproblem.h"
 #include "health/nodehealth.h"
+#include "link/gatewaystatus.h"
+#include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
@@ -17,6 +20,7 @@
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QThread;
@@ -96,6 +100,22 @@ public:
     // (save, then apply), else applyConfig. The panel's local link takes the same way.
     ConfigUpdate updateConfig(const config::GatewayConfig &parsed, const QByteArray &text);
 
+    // A config document arriving from an operator (PUT /api/config, the panel's local link), on this
+    // object's thread; the one implementation both take. In order: the text is validated (unless the
+    // caller already did: `parsed`), the If-Match precondition is checked against the running config
+    // (link::ifMatchAccepts; empty = none), every "********" gets the running secret at its place back
+    // (link/maskedsecrets.h), and the result goes through updateConfig.
+    struct ConfigPutOutcome
+    {
+        enum class Kind { Applied, Stale, Invalid, Failed };
+        Kind kind = Kind::Failed;
+        ConfigUpdate update;             // Applied; Failed: update.error says why
+        config::ConfigProblems problems; // Invalid
+        QString configHash;              // the running config's hash afterwards (Stale: the one it has)
+    };
+    ConfigPutOutcome putConfig(const QByteArray &text, const QString &ifMatch,
+                               std::optional<config::GatewayConfig> parsed = std::nullopt);
+
     // Called on worker threads for every finished request; set before start().
     void setRequestLogger(std::function<void(const stats::RequestRecord &)> logger);
     // Linux nice value for the worker threads (0: as the creating thread). The panel sets a positive one
@@ -114,6 +134,13 @@ public:
 
     bool isRunning() const { return m_running; }
     bool isStopping() const { return m_stopping; }
+    // Paused: new proxied requests are answered 503 + Retry-After and /health says "paused", while
+    // requests in flight finish and the management API, /v1/models and /metrics keep answering. Kept
+    // across stop and start: it is the operator's word, not the listener's state.
+    void setPaused(bool paused);
+    bool isPaused() const { return m_paused; }
+    // What /api/status says of the gateway itself; the workers read the same through the shared state.
+    link::RunState runState() const;
     QString listenUrl() const { return m_listenUrl; }
     quint16 port() const { return m_port; }
 
@@ -137,16 +164,23 @@ signals:
     void stopped();
     // A config arrived over PUT /api/config and was applied (summary: what changed, in words).
     void configUpdatedOverApi(const QString &summary, const QString &savedTo);
+    void pausedChanged(bool paused);
 
 private:
     void finishStop();
     // Creates a listener on the accept thread; nullptr and error set on failure.
     server::Listener *listenOn(const config::GatewaySettings &settings, QString *error, quint16 *port,
                                QString *url);
+    // The listen URL with the scheme the settings' TLS asks for.
+    static QString listenUrlFor(const config::GatewaySettings &settings, const QString &url);
     int openConnections() const;
     void sampleHistory();
-    // Any thread: hands a validated config to this object's thread (PUT /api/config).
-    QFuture<proxy::LocalResponse> updateConfigFromApi(config::GatewayConfig parsed, QByteArray text);
+    // Any thread: hands a management command to this object's thread (PUT /api/config, probe, pause).
+    QFuture<proxy::LocalResponse> runFromApi(proxy::GatewayCommand command);
+    // This object's thread: what the command does and the answer to send.
+    proxy::LocalResponse execute(proxy::GatewayCommand &command);
+    // After every change of running, stopping, paused or the address: the workers' copy.
+    void publishRunState();
 
     config::GatewayConfig m_config;
     std::shared_ptr<const routing::RoutingTable> m_table;
@@ -167,6 +201,8 @@ private:
     quint64 m_generation = 0;
     bool m_running = false;
     bool m_stopping = false;
+    bool m_paused = false;
+    std::shared_ptr<proxy::SharedRunState> m_runState = std::make_shared<proxy::SharedRunState>();
     QString m_listenUrl;
     quint16 m_port = 0;
 };

@@ -8,6 +8,8 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   qt6-tools-dev qt6-l10n-tools          # lupdate/lrelease: the zh_CN translation is compiled and embedded
   nlohmann-json3-dev
+  qtkeychain-qt6-dev                    # the panel keeps admin keys of remote gateways in the desktop's secret store
+  openssl                               # the tests make self-signed certificates for the TLS listener
   xvfb xauth
 )
 # For the tests only: promtool lints the gateway's /metrics (tst_health). `install-deps.sh --test`.

@@ -16,10 +16,11 @@ asan)
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    # The unit suites added in the structure round (routing, upstream pool, dispatcher, CORS, roles, link,
-    # config diff and controller, clock, wire format, bench history) have not had an ASan run yet: they
-    # join this stage once one has passed (next session). Every suite that passed under ASan before runs.
-    select=(-E 'tst_(weightedschedule|routingtable|upstreampool|dispatcher|cors|roles|gatewaystatus|localgatewaylink|configdiff|configcontroller|clock|openaiwire|benchhistory|httpclient)')
+    # The suites that have passed an ASan run, by name: a new suite joins once one has (so CI never fails on
+    # a suite nobody ran under ASan). Waiting: the units of the structure and remote-gateway rounds
+    # (routing, upstream pool, dispatcher, CORS, roles, link, config diff and controller, clock, wire
+    # format, bench history, HTTP client, management API, TLS, last resort, soak).
+    select=(-R '^(tst_(httpparsers|gateway_usagesniffer|configloader|gateway|configapi|safedefaults|stats|health|faults|hostileclients|performancemodel|simnode|chatwire|benchrunner)|fuzzreplay_.*)$')
     ;;
 tsan)
     dir=build-tsan

@@ -13,34 +13,12 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 rounds="${ROUNDS:-5}"
 secs="${SECONDS_PER_RUN:-4}"
-for p in nginx haproxy wrk; do
-  command -v "$p" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; }
-done
+source "$root/bench/perf/fixedupstream.sh"
+need_tools nginx haproxy wrk
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-work="$(mktemp -d)"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
 
 UP=18401 SW=18402 HA=18403 BE=18404
-body='{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}'
-cat >"$work/nginx.conf" <<NGX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$UP;
-    location / { default_type application/json; return 200 '$body'; }
-  }
-}
-NGX
-nginx -c "$work/nginx.conf" -g 'daemon off;' &
-pids+=($!)
+start_fixed_upstream $UP
 cat >"$work/haproxy.cfg" <<HAP
 global
   nbthread 1
@@ -60,21 +38,13 @@ backend b
 HAP
 haproxy -f "$work/haproxy.cfg" &
 pids+=($!)
-config() { # port
-  cat <<CFG
-{"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
-  "network_config":{"base_url":"http://127.0.0.1:$UP"},
-  "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$1","health_check_interval_ms":60000}}
-CFG
-}
-config $SW >"$work/switchyard.json"
+gateway_config $SW $UP >"$work/switchyard.json"
 "$build/app/switchyard" --headless --config "$work/switchyard.json" >"$work/sw.out" 2>/dev/null &
 pids+=($!)
 targets=(direct switchyard haproxy)
 declare -A port=([direct]=$UP [switchyard]=$SW [haproxy]=$HA [before]=$BE)
 if [ -n "${COMPARE_BIN:-}" ]; then
-  config $BE >"$work/before.json"
+  gateway_config $BE $UP >"$work/before.json"
   "$COMPARE_BIN" --headless --config "$work/before.json" >"$work/be.out" 2>/dev/null &
   pids+=($!)
   targets+=(before)

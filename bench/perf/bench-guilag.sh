@@ -9,39 +9,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
 secs="${LOAD_SECONDS:-15}"
-for p in nginx wrk Xvfb; do
-  command -v "$p" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx wrk xvfb >/dev/null; }
-done
-work="$(mktemp -d)"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+source "$root/bench/perf/fixedupstream.sh"
+need_tools nginx wrk
+command -v Xvfb >/dev/null || need_tools xvfb
 
 UP=18421 SW=18422 DISP=:87
-body='{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}'
-cat >"$work/nginx.conf" <<NGX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$UP;
-    location / { default_type application/json; return 200 '$body'; }
-  }
-}
-NGX
-nginx -c "$work/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-cat >"$work/switchyard.json" <<CFG
-{"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
-  "network_config":{"base_url":"http://127.0.0.1:$UP"},
-  "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
-CFG
+start_fixed_upstream $UP
+gateway_config $SW $UP >"$work/switchyard.json"
 Xvfb $DISP -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 pids+=($!)
 sleep 1

@@ -15,13 +15,10 @@ streams="${STREAMS:-10}"
 chunks="${CHUNKS:-100}"
 interval="${INTERVAL_MS:-10}"
 open_streams="${OPEN_STREAMS:-1000}"
-command -v haproxy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
+source "$root/bench/perf/fixedupstream.sh" # need_tools, $work and $pids (its upstream is ssebench.py's)
+need_tools haproxy
 # Every open stream holds three descriptors across the processes here: raise the soft limit.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-work="$(mktemp -d)"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
 
 UP=18411 SW=18412 HA=18413
 python3 "$root/bench/perf/ssebench.py" serve $UP >"$work/up.out" 2>&1 &

@@ -8,38 +8,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 count="${COUNT:-2000}"
-for p in nginx valgrind strace; do
-  command -v "$p" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; }
-done
-work="$(mktemp -d)"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+source "$root/bench/perf/fixedupstream.sh"
+need_tools nginx valgrind strace
 UP=18431 SW=18432
-body='{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}'
-cat >"$work/nginx.conf" <<NGX
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$UP;
-    location / { default_type application/json; return 200 '$body'; }
-  }
-}
-NGX
-nginx -c "$work/nginx.conf" -g 'daemon off;' &
-pids+=($!)
-cat >"$work/sw.json" <<CFG
-{"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
-  "network_config":{"base_url":"http://127.0.0.1:$UP"},
-  "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$SW","health_check_interval_ms":60000}}
-CFG
+start_fixed_upstream $UP
+gateway_config $SW $UP >"$work/sw.json"
 client() { python3 "$root/bench/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
 wait_listening() { for _ in $(seq 100); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
 

@@ -315,7 +315,9 @@ upstream::UpstreamConnection *BenchmarkRunner::acquireConnection(bool fresh)
         c->deleteLater();
     }
     const Step &step = m_steps[m_stepIndex];
-    const auto endpoint = benchEndpoint(m_plan.targets[step.target].baseUrl);
+    const Target &target = m_plan.targets[step.target];
+    auto endpoint = benchEndpoint(target.baseUrl);
+    endpoint->pinnedSha256 = target.pinnedSha256;
     auto *c = new upstream::UpstreamConnection(*endpoint, this);
     connect(c, &upstream::UpstreamConnection::closedWhileIdle, this, [this](upstream::UpstreamConnection *self) {
         m_idle.removeOne(self);

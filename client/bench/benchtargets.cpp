@@ -1,5 +1,7 @@
 #include "benchtargets.h"
 
+#include "upstream/pinnedcertificate.h"
+
 #include <QHash>
 
 using namespace Qt::Literals::StringLiterals;
@@ -59,6 +61,8 @@ std::optional<Target> poolTarget(const config::GatewayConfig &config, const QStr
     const int nodes = providersPerModel.value(best);
     t.label = nodes > 1 ? u"gateway pool (%1 nodes)"_s.arg(nodes) : nodes == 1 ? u"gateway pool (1 node)"_s : u"gateway"_s;
     t.apiKey = config.settings.ownToolsKey();
+    // The gateway's own certificate, self-signed or not, is the one this process serves: trust it.
+    t.pinnedSha256 = upstream::leafSha256(config.settings.tls.certificateChain);
     return t;
 }
 

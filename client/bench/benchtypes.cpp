@@ -11,8 +11,8 @@ namespace switchyard::bench {
 QString suiteName(Suite suite)
 {
     switch (suite) {
-    case Suite::Seed:
-        return u"seed"_s;
+    case Suite::Article:
+        return u"article"_s;
     case Suite::Sweep:
         return u"sweep"_s;
     case Suite::Full:
@@ -20,19 +20,22 @@ QString suiteName(Suite suite)
     case Suite::Custom:
         return u"custom"_s;
     }
-    return u"seed"_s;
+    return u"article"_s;
 }
 
 std::optional<Suite> parseSuite(QStringView name)
 {
-    for (Suite s : {Suite::Seed, Suite::Sweep, Suite::Full, Suite::Custom}) {
+    for (Suite s : {Suite::Article, Suite::Sweep, Suite::Full, Suite::Custom}) {
         if (name.compare(suiteName(s), Qt::CaseInsensitive) == 0)
             return s;
     }
+    // The name of the article's suite in the first releases; scripts written then keep working.
+    if (name.compare(u"seed", Qt::CaseInsensitive) == 0)
+        return Suite::Article;
     return std::nullopt;
 }
 
-QList<int> seedMaxTokens()
+QList<int> articleMaxTokens()
 {
     return {20, 100, 300};
 }
@@ -45,12 +48,12 @@ QList<int> defaultSweepLevels()
 bool BenchmarkPlan::runsSingles() const
 {
     const bool listed = !maxTokensList.isEmpty() && repetitions > 0;
-    return listed && (suite == Suite::Seed || suite == Suite::Full || suite == Suite::Custom);
+    return listed && (suite == Suite::Article || suite == Suite::Full || suite == Suite::Custom);
 }
 
 bool BenchmarkPlan::runsConcurrency() const
 {
-    return concurrency > 0 && (suite == Suite::Seed || suite == Suite::Full || suite == Suite::Custom);
+    return concurrency > 0 && (suite == Suite::Article || suite == Suite::Full || suite == Suite::Custom);
 }
 
 bool BenchmarkPlan::runsSweep() const

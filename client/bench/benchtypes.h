@@ -26,13 +26,13 @@
 namespace switchyard::bench {
 
 enum class Suite {
-    Seed,   // single requests at each max_tokens × repetitions, then one round of N parallel requests
-    Sweep,  // rounds of 1, 2, 4 … parallel requests
-    Full,   // Seed, then Sweep
-    Custom, // whatever the plan's lists hold: singles if maxTokensList, concurrency if > 0, sweep if levels
+    Article, // single requests at each max_tokens × repetitions, then one round of N parallel requests
+    Sweep,   // rounds of 1, 2, 4 … parallel requests
+    Full,    // Article, then Sweep
+    Custom,  // whatever the plan's lists hold: singles if maxTokensList, concurrency if > 0, sweep if levels
 };
 
-// "seed", "sweep", "full", "custom".
+// "article", "sweep", "full", "custom"; parseSuite also takes "seed", the first releases' name for "article".
 QString suiteName(Suite suite);
 std::optional<Suite> parseSuite(QStringView name);
 
@@ -42,18 +42,20 @@ struct Target
     QString baseUrl; // "http://127.0.0.1:8030" (a trailing "/v1" is tolerated); requests go to …/v1/chat/completions
     QString model;   // sent as "model"; empty: the first id of GET /v1/models
     QString apiKey;  // sent as "Authorization: Bearer …" when set
+    // https: the SHA-256 (32 bytes) of a certificate trusted besides the system's (a self-signed gateway).
+    QByteArray pinnedSha256;
 };
 
 // Out of line: GCC 12 warns falsely about list initialisers in default member initialisers.
-QList<int> seedMaxTokens();
+QList<int> articleMaxTokens();
 QList<int> defaultSweepLevels();
 
 struct BenchmarkPlan
 {
     QList<Target> targets;
-    Suite suite = Suite::Seed;
+    Suite suite = Suite::Article;
     int repetitions = 3;                         // measured requests per max_tokens value
-    QList<int> maxTokensList = seedMaxTokens(); // the article's single-request tests: 20, 100, 300
+    QList<int> maxTokensList = articleMaxTokens(); // the article's single-request tests: 20, 100, 300
     int concurrency = 5;                         // the article's parallel test; 0 = none (Custom)
     int concurrencyMaxTokens = 20;               // the article's 5 × 20 tokens (26.6 tok/s over 3,754 ms)
     QList<int> sweepLevels = defaultSweepLevels(); // 1, 2, 4 … 64

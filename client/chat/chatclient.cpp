@@ -71,6 +71,26 @@ ChatClient::ChatClient(QObject *parent) : QObject(parent), m_nam(new QNetworkAcc
     // The console talks to our own gateway, usually on loopback: an http_proxy meant for the internet
     // must not sit in between.
     m_nam->setProxy(QNetworkProxy::NoProxy);
+    connect(m_nam, &QNetworkAccessManager::sslErrors, this, &ChatClient::onSslErrors);
+}
+
+void ChatClient::onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors)
+{
+    const QSslCertificate peer = reply->sslConfiguration().peerCertificate();
+    if (upstream::judgePeer(errors, peer, m_pinnedSha256) != upstream::PeerVerdict::Refused) {
+        reply->ignoreSslErrors(); // the certificate the operator pinned for this gateway
+        return;
+    }
+    m_untrusted = upstream::describeUntrusted(peer, errors);
+    m_untrustedReply = reply;
+}
+
+QString ChatClient::unreachableMessage(QNetworkReply *reply) const
+{
+    if (reply == m_untrustedReply && !m_untrusted.isNull())
+        return tr("The gateway at %1 showed a certificate that is not trusted: %2")
+            .arg(m_baseUrl.toDisplayString(), upstream::untrustedMessage(m_untrusted));
+    return tr("Cannot reach the gateway at %1: %2").arg(m_baseUrl.toDisplayString(), reply->errorString());
 }
 
 ChatClient::~ChatClient()
@@ -93,6 +113,7 @@ void ChatClient::fetchModels(const QUrl &baseUrl, const QString &apiKey)
         m_modelsReply->abort();
         m_modelsReply->deleteLater();
     }
+    m_untrusted = {};
     QNetworkRequest req = jsonRequest(endpoint(baseUrl, u"/v1/models"_s), apiKey);
     req.setTransferTimeout(10000); // a list, not a generation: a gateway that takes longer is stuck
     QNetworkReply *reply = m_nam->get(req);
@@ -104,7 +125,9 @@ void ChatClient::fetchModels(const QUrl &baseUrl, const QString &apiKey)
         const QByteArray body = reply->readAll();
         const int status = httpStatus(reply);
         if (status == 0) {
-            emit modelsFailed(reply->errorString());
+            emit modelsFailed(reply == m_untrustedReply && !m_untrusted.isNull()
+                                  ? upstream::untrustedMessage(m_untrusted)
+                                  : reply->errorString());
             return;
         }
         if (status != 200) {
@@ -128,6 +151,7 @@ bool ChatClient::send(const ChatRequest &request)
         return false;
     m_baseUrl = request.baseUrl;
     m_lastBody = request.body();
+    m_untrusted = {};
     m_sse.reset();
     m_stats = {};
     m_plainBody.clear();
@@ -262,8 +286,7 @@ void ChatClient::onFinished()
     }
     if (status == 0) {
         // Never got a response: refused, reset, DNS, timeout.
-        finish(ChatOutcome::End::Failed,
-               tr("Cannot reach the gateway at %1: %2").arg(m_baseUrl.toDisplayString(), reply->errorString()));
+        finish(ChatOutcome::End::Failed, unreachableMessage(reply));
         return;
     }
     if (!m_isStream) {
@@ -325,6 +348,8 @@ void ChatClient::finish(ChatOutcome::End end, const QString &error)
     ChatOutcome outcome;
     outcome.end = end;
     outcome.error = error;
+    if (reply && reply == m_untrustedReply)
+        outcome.untrusted = m_untrusted;
     outcome.stats = m_stats;
     outcome.stats.totalMs = m_clock.elapsed();
     if (outcome.stats.completionTokens < 0 && m_tokenChunks > 0) {

@@ -7,6 +7,7 @@
 
 #include "conversation.h"
 #include "openai/openaistream.h"
+#include "upstream/pinnedcertificate.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -40,6 +41,9 @@ struct ChatOutcome
     End end = End::Completed;
     ReplyStats stats;
     QString error; // Failed: why, in the gateway's words where it gave any
+    // Failed because the gateway's certificate is neither trusted by the system nor pinned: which one
+    // it showed, so the panel can ask whether to trust (pin) it.
+    upstream::UntrustedCertificate untrusted;
 };
 
 class ChatClient final : public QObject
@@ -50,6 +54,14 @@ class ChatClient final : public QObject
 public:
     explicit ChatClient(QObject *parent = nullptr);
     ~ChatClient() override;
+
+    // An https gateway whose certificate the system does not trust is still accepted when its
+    // certificate's SHA-256 is this (32 bytes, upstream::parseFingerprint); empty = the system's trust only.
+    void setPinnedSha256(const QByteArray &sha256) { m_pinnedSha256 = sha256; }
+    QByteArray pinnedSha256() const { return m_pinnedSha256; }
+    // The certificate the last refused handshake showed (also in ChatOutcome::untrusted); null when the
+    // last failure, if any, was not about trust.
+    const upstream::UntrustedCertificate &lastUntrustedCertificate() const { return m_untrusted; }
 
     // GET /v1/models; answers with modelsFetched or modelsFailed. A newer call supersedes an older one.
     void fetchModels(const QUrl &baseUrl, const QString &apiKey = {});
@@ -83,12 +95,18 @@ private:
     void handleEvent(const SseEvent &event);
     void noteToken();
     void finish(ChatOutcome::End end, const QString &error = {});
+    void onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors);
+    // The error text for a reply that got no response; says which certificate was refused, if one was.
+    QString unreachableMessage(QNetworkReply *reply) const;
 
     QNetworkAccessManager *m_nam;
     QPointer<QNetworkReply> m_reply;
     QPointer<QNetworkReply> m_modelsReply;
     QByteArray m_lastBody;
     QUrl m_baseUrl;
+    QByteArray m_pinnedSha256;
+    upstream::UntrustedCertificate m_untrusted;
+    QPointer<QNetworkReply> m_untrustedReply; // the reply m_untrusted was refused for
 
     // State of the running request.
     QElapsedTimer m_clock;

@@ -6,7 +6,10 @@
 // A GatewayConfig is immutable once loaded; the gateway swaps whole configs, never edits one in place.
 
 #include <QByteArray>
+#include <QList>
 #include <QMap>
+#include <QSslCertificate>
+#include <QSslKey>
 #include <QString>
 #include <QStringList>
 #include <utility>
@@ -68,6 +71,20 @@ struct ProviderConfig
     int bufferSize = 5000;   // concurrency_and_buffer_size.buffer_size
 };
 
+// switchyard.tls: the listener serves HTTPS with this certificate. The files are read when the config
+// is, so a missing or mismatched file is a config problem, not a failed handshake later; a certificate
+// renewed in place is picked up by the next reload.
+struct TlsSettings
+{
+    QString certFile;                        // absolute path; PEM, the server's certificate first, then the chain
+    QString keyFile;                         // absolute path; PEM, unencrypted RSA or EC key
+    QList<QSslCertificate> certificateChain; // as read from certFile
+    QSslKey privateKey;                      // as read from keyFile
+    int handshakeTimeoutMs = 10000;          // a client that has not finished its handshake by then is closed
+
+    bool enabled() const { return !certFile.isEmpty(); }
+};
+
 enum class RoutingStrategy { WeightedRoundRobin, LeastOutstanding, LoadAware };
 
 // Switchyard's own settings: the top-level `switchyard` object. Every field has a safe default.
@@ -102,6 +119,7 @@ struct GatewaySettings
     // Listening beyond loopback without api_keys or admin_keys is refused unless this is set.
     bool allowUnauthenticatedNetworkAccess = false;
     QStringList corsOrigins;             // browser origins allowed to call the gateway; "*" = any; empty = CORS off
+    TlsSettings tls;                     // off unless switchyard.tls is set
 };
 
 struct GatewayConfig

@@ -42,6 +42,13 @@ bool sameAllowed(const AllowedRequests &a, const AllowedRequests &b)
            && a.embedding == b.embedding && a.listModels == b.listModels;
 }
 
+// The files and what they held: a certificate renewed in place (same path) is a change too.
+bool sameTls(const TlsSettings &a, const TlsSettings &b)
+{
+    return a.certFile == b.certFile && a.keyFile == b.keyFile && a.handshakeTimeoutMs == b.handshakeTimeoutMs
+           && a.certificateChain == b.certificateChain && a.privateKey == b.privateKey;
+}
+
 bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
 {
     return a.listenHost == b.listenHost && a.listenPort == b.listenPort && a.workerThreads == b.workerThreads
@@ -55,7 +62,7 @@ bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
            && a.ejectionErrorRateWindowMs == b.ejectionErrorRateWindowMs
            && a.defaultStrategy == b.defaultStrategy && a.strategyByModel == b.strategyByModel
            && a.apiKeys == b.apiKeys && a.adminKeys == b.adminKeys && a.metricsWithoutKey == b.metricsWithoutKey && a.allowUnauthenticatedNetworkAccess == b.allowUnauthenticatedNetworkAccess
-           && a.corsOrigins == b.corsOrigins;
+           && a.corsOrigins == b.corsOrigins && sameTls(a.tls, b.tls);
 }
 
 } // namespace
@@ -90,7 +97,8 @@ ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &afte
     }
     c.settingsChanged = !sameSettings(before.settings, after.settings);
     c.listenChanged = before.settings.listenHost != after.settings.listenHost
-                      || before.settings.listenPort != after.settings.listenPort;
+                      || before.settings.listenPort != after.settings.listenPort
+                      || !sameTls(before.settings.tls, after.settings.tls); // http ↔ https, or another certificate
     return c;
 }
 

@@ -4,6 +4,9 @@
 #include "config/didyoumean.h"
 #include "config/listenaddress.h"
 #include "config/memberreader.h"
+#include "config/tlsfiles.h"
+
+#include <QDir>
 
 #include <QUrl>
 
@@ -57,7 +60,14 @@ const QStringList &settingsFields()
                                        u"admin_keys"_s,
                                        u"metrics_without_key"_s,
                                        u"allow_unauthenticated_network_access"_s,
-                                       u"cors_origins"_s};
+                                       u"cors_origins"_s,
+                                       u"tls"_s};
+    return fields;
+}
+
+const QStringList &tlsFields()
+{
+    static const QStringList fields = {u"cert_file"_s, u"key_file"_s, u"handshake_timeout_ms"_s};
     return fields;
 }
 
@@ -406,6 +416,8 @@ private:
             s.allowUnauthenticatedNetworkAccess = *allow;
         if (const Json *origins = get(v, path, "cors_origins", Kind::Array))
             s.corsOrigins = readCorsOrigins(*origins, memberPath(path, "cors_origins"));
+        if (const Json *tls = get(v, path, "tls", Kind::Object))
+            s.tls = readTls(*tls, memberPath(path, "tls"));
 
         if (const QString why = exposureProblem(s);
             !why.isEmpty() && !hasProblemAt(memberPath(path, "listen")))
@@ -483,6 +495,60 @@ private:
                 out.append(*resolved);
         });
         return out;
+    }
+
+    // switchyard.tls: the certificate and key files, read now so that a wrong file is a problem of the
+    // config rather than a failed handshake for every client later.
+    TlsSettings readTls(const Json &v, const QString &tlsPath)
+    {
+        TlsSettings tls;
+        rejectUnknownFields(v, tlsPath, tlsFields());
+        readInt(v, tlsPath, "handshake_timeout_ms", 1, 600000, tls.handshakeTimeoutMs);
+        const auto certFile = tlsPathMember(v, tlsPath, "cert_file");
+        const auto keyFile = tlsPathMember(v, tlsPath, "key_file");
+        if (certFile) {
+            const auto chain = readCertificateChain(*certFile);
+            if (chain)
+                tls.certificateChain = *chain;
+            else
+                fail(memberPath(tlsPath, "cert_file"), chain.error());
+        }
+        if (keyFile) {
+            const auto key = readPrivateKey(*keyFile);
+            if (key)
+                tls.privateKey = *key;
+            else
+                fail(memberPath(tlsPath, "key_file"), key.error());
+        }
+        if (!tls.certificateChain.isEmpty() && !tls.privateKey.isNull() &&
+            !keyMatchesCertificate(tls.privateKey, tls.certificateChain.first()))
+            fail(memberPath(tlsPath, "key_file"),
+                 *keyFile + u" is not the key of the certificate in cert_file (their public keys differ)"_s);
+        if (certFile && keyFile) {
+            tls.certFile = *certFile;
+            tls.keyFile = *keyFile;
+        }
+        return tls;
+    }
+
+    // A file of switchyard.tls: required, and absolute, because a config is also read where its file is
+    // not (PUT /api/config, the panel's editor) and a relative path would mean something else there.
+    std::optional<QString> tlsPathMember(const Json &v, const QString &tlsPath, const char *key)
+    {
+        const auto file = string(v, tlsPath, key, true);
+        if (!file)
+            return std::nullopt;
+        if (file->isEmpty()) {
+            fail(memberPath(tlsPath, key), u"must name a PEM file"_s);
+            return std::nullopt;
+        }
+        if (!QDir::isAbsolutePath(*file)) {
+            fail(memberPath(tlsPath, key), jsonQuoted(*file) +
+                                               u" is relative; write the absolute path, like "
+                                               "\"/etc/switchyard/tls/fullchain.pem\""_s);
+            return std::nullopt;
+        }
+        return QDir::cleanPath(*file);
     }
 
     // switchyard.cors_origins: "scheme://host[:port]" each, or "*".

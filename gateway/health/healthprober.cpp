@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -17,6 +18,7 @@ namespace switchyard::health {
 
 namespace {
 constexpr qsizetype MaxProbeBodyBytes = 2 * 1024 * 1024; // /metrics of a busy multi-engine node fits
+constexpr qint64 EarlyCheckGapMs = 500;
 }
 
 // One node's checks: a round of sequential requests on one connection, then idle until due again.
@@ -43,6 +45,9 @@ public:
     }
 
     bool isBusy() const { return m_step != Step::Idle; }
+    // Real time since the last round started; an early check (asked for by a last resort) waits this long.
+    qint64 sinceLastRoundMs() const { return m_round.isValid() ? m_round.elapsed() : std::numeric_limits<qint64>::max(); }
+    bool takeProbeRequest() { return m_runtime->health.takeProbeRequest(); }
     qint64 dueAtMs = 0;
 
     void startRound(int timeoutMs)
@@ -77,6 +82,8 @@ private:
             m_timer->setSingleShot(true);
             connect(m_timer, &QTimer::timeout, this, [this] {
                 dropConnection();
+                if (m_step == Step::Health)
+                    m_result.timedOut = true; // a last resort to this node would cost a timeout too
                 stepFailed(u"timed out after "_s % QString::number(m_timeoutMs / 1000.0, 'g', 3) % u" s"_s);
             });
         }
@@ -327,7 +334,12 @@ void HealthProber::tick()
     // 100 ms tick only looks at it.
     const qint64 now = Clock::nowMs();
     for (NodeProbe *p : std::as_const(m_probes)) {
-        if (!p->isBusy() && now >= p->dueAtMs) {
+        if (p->isBusy())
+            continue;
+        // Requests that needed a node as a last resort ask for an early check, at most one round per
+        // EarlyCheckGapMs: a node that has recovered is readmitted within a tick, not an interval.
+        const bool early = p->sinceLastRoundMs() >= EarlyCheckGapMs && p->takeProbeRequest();
+        if (early || now >= p->dueAtMs) {
             p->dueAtMs = now + interval;
             p->startRound(timeout);
         }

@@ -40,23 +40,49 @@ bool NodeHealth::isAvailable(qint64 nowMs) const
     return until == 0 || (nowMs >= until && !m_trialInFlight.load());
 }
 
+bool NodeHealth::admitLastResort(qint64 nowMs)
+{
+    if (m_draining.load())
+        return false;
+    if (!m_lastFailureSlow.load())
+        return true; // it failed fast last time: trying again costs little
+    // One request per interval, gateway-wide, may spend a timeout on a node that hung last time.
+    qint64 last = m_lastResortSlowAtMs.load();
+    while (nowMs - last >= LastResortSlowIntervalMs) {
+        if (m_lastResortSlowAtMs.compare_exchange_weak(last, nowMs))
+            return true;
+    }
+    return false;
+}
+
 void NodeHealth::attemptSucceeded(qint64 nowMs)
 {
     m_sawTraffic.store(true, std::memory_order_relaxed);
     countAttempt(nowMs, false);
     m_consecutiveFailures.store(0, std::memory_order_relaxed);
+    if (m_lastFailureSlow.load(std::memory_order_relaxed))
+        m_lastFailureSlow.store(false);
     if (m_ejectedUntilMs.load(std::memory_order_relaxed) != 0) {
         m_ejectedUntilMs.store(0);
         m_cooldownMs.store(0);
         m_trialInFlight.store(false);
     }
+    if (m_probeDown.load(std::memory_order_relaxed)) {
+        // A last-resort request was served: the node works whatever its last check said. It takes
+        // traffic again as Recovering; the next check has the final word.
+        m_probeDown.store(false);
+        m_recovering.store(true);
+        return;
+    }
     if (m_recovering.load(std::memory_order_relaxed))
         m_recovering.store(false);
 }
 
-void NodeHealth::attemptFailed(qint64 nowMs, const QString &why)
+void NodeHealth::attemptFailed(qint64 nowMs, const QString &why, bool slow)
 {
     m_sawTraffic.store(true, std::memory_order_relaxed);
+    if (m_lastFailureSlow.load(std::memory_order_relaxed) != slow)
+        m_lastFailureSlow.store(slow);
     if (m_ejectedUntilMs.load() != 0) {
         // A failed trial (or a straggler of the requests that got it ejected): eject again, longer.
         if (m_trialInFlight.exchange(false))
@@ -143,18 +169,32 @@ void NodeHealth::probeFinished(qint64 nowMs, const ProbeResult &result)
     if (!result.up) {
         m_downReason = result.downReason;
         m_degradedReason.clear();
+        m_lastFailureSlow.store(result.timedOut);
         m_probeDown.store(true);
         return;
     }
-    if (m_probeDown.exchange(false))
+    m_lastFailureSlow.store(false);
+    const bool wasDown = m_probeDown.exchange(false);
+    if (wasDown)
         m_recovering.store(true);
     else if (m_recovering.load())
         m_recovering.store(false); // a second good probe in a row
     m_downReason.clear();
     m_degradedReason = result.degradedReason;
-    // A good probe after the cooldown readmits a passively ejected node without waiting for a trial.
     const qint64 until = m_ejectedUntilMs.load();
-    if (until != 0 && nowMs >= until && !m_trialInFlight.load()) {
+    if (until == 0)
+        return;
+    if (wasDown) {
+        // Seen down, now seen up (restarted, unwedged, engine back): readmitted at once, not after the
+        // rest of its cooldown.
+        m_ejectedUntilMs.store(0);
+        m_trialInFlight.store(false);
+        m_recovering.store(true);
+        return;
+    }
+    // A good probe after the cooldown readmits a passively ejected node without waiting for a trial.
+    // Before it, a good /health says little: a node answering 500 to every request still passes it.
+    if (nowMs >= until && !m_trialInFlight.load()) {
         m_ejectedUntilMs.store(0);
         m_recovering.store(true);
     }

@@ -10,7 +10,14 @@
 // holds `errorRateMinRequests` attempts), eject the node for a cooldown that starts at 5 s and doubles
 // up to 60 s. The rate catches a node that fails every other request, which never fails 3 in a row. After the cooldown one
 // trial request is let through: success readmits the node, failure ejects it again for twice as long.
-// A successful active probe after the cooldown readmits it as well. Times are passed in by the caller:
+// A successful active probe after the cooldown readmits it as well, and one that follows a failed probe
+// readmits it at once, cooldown or not: the node was seen down and is seen up again.
+//
+// Last resort: when every node a request could use has failed, the request tries the ejected and
+// probe-down ones too (never a drained one). admitLastResort() keeps that cheap: a node whose last
+// failure came fast (refused, reset, an error status) may be tried by every such request, one whose
+// last failure was a timeout by one request per LastResortSlowIntervalMs across the gateway, so a
+// hanging node does not cost every request a timeout. Times are passed in by the caller:
 // the gateway's Clock::nowMs() (common/clock.h), which tests of a whole gateway can stop and move on,
 // while tests of this class drive the numbers directly.
 
@@ -55,6 +62,7 @@ struct ProbeDetails
 struct ProbeResult
 {
     bool up = false;
+    bool timedOut = false;  // down because the check got no answer in time (a hanging node)
     QString downReason;     // e.g. "connection refused", "health 503: engine dead"
     QString degradedReason; // e.g. "queue 40 waiting", "serves llama-3 but the config expects m1"
 };
@@ -90,13 +98,25 @@ public:
     Admission admit(qint64 nowMs);
     // Without claiming anything: could it take traffic (or a trial) now? For the all-down check.
     bool isAvailable(qint64 nowMs) const;
+    // Request path, after every admitted node failed: may this ejected or down node be tried anyway?
+    // Never a drained one; one whose last failure was a timeout at most once per
+    // LastResortSlowIntervalMs across all requests (claimed here).
+    bool admitLastResort(qint64 nowMs);
+    static constexpr int LastResortSlowIntervalMs = 5000;
+    // Was the node's last failure (request or check) a timeout? Then a last resort costs a timeout.
+    bool lastFailureWasSlow() const { return m_lastFailureSlow.load(std::memory_order_relaxed); }
     void attemptSucceeded(qint64 nowMs);
-    void attemptFailed(qint64 nowMs, const QString &why);
+    // slow: the attempt timed out (connect, response head or the whole request).
+    void attemptFailed(qint64 nowMs, const QString &why, bool slow = false);
     // An admitted attempt ended without a verdict (client gone): frees the trial slot.
     void attemptAbandoned(bool wasTrial);
 
     // Active checks (health thread).
     void probeFinished(qint64 nowMs, const ProbeResult &result);
+    // A request needed this ejected or down node as a last resort: check it soon rather than at the
+    // next interval, so a node that recovered is readmitted quickly. The prober takes the wish.
+    void requestProbe() { m_probeWanted.store(true, std::memory_order_relaxed); }
+    bool takeProbeRequest() { return m_probeWanted.exchange(false); }
 
     void setDraining(bool draining) { m_draining.store(draining); }
     bool isDraining() const { return m_draining.load(); }
@@ -146,6 +166,9 @@ private:
     std::atomic<int> m_cooldownMs{0};
     std::atomic<int> m_consecutiveFailures{0};
     std::atomic<bool> m_trialInFlight{false};
+    std::atomic<bool> m_lastFailureSlow{false};
+    std::atomic<bool> m_probeWanted{false};
+    std::atomic<qint64> m_lastResortSlowAtMs{std::numeric_limits<qint64>::min() / 2};
 
     mutable QMutex m_reasonMutex;
     QString m_downReason;

@@ -58,7 +58,7 @@ struct ConfigPutResult
     Outcome outcome = Outcome::Failed;
     QString summary;          // Applied: what changed, in words
     QString savedTo;          // Applied: the file written, if any
-    QString configHash;       // Applied: the new running config's hash
+    QString configHash;       // Applied: the new running config's hash; Stale: the one running now
     QStringList problems;     // Invalid
     QString reason;           // Stale / Failed
 };

@@ -1,6 +1,7 @@
 #include "link/gatewaystatus.h"
 
 #include "common/clock.h"
+#include "link/maskedsecrets.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 #include "stats/noderuntime.h"
@@ -73,14 +74,14 @@ json providerToJson(const config::ProviderConfig &p, bool maskSecrets)
     for (const config::KeyConfig &k : p.keys) {
         // A reference is no secret and survives a round trip; a literal value is one.
         const QString value = !k.valueRef.isEmpty() ? k.valueRef
-                              : maskSecrets && !k.value.isEmpty() ? u"********"_s
+                              : maskSecrets && !k.value.isEmpty() ? QString(MaskedSecret)
                                                                   : k.value;
         keys.push_back({{"name", str(k.name)}, {"value", str(value)}, {"models", strings(k.models)},
                         {"weight", k.weight}, {"enabled", k.enabled}});
     }
     json headers = json::object();
     for (const auto &[name, value] : p.network.extraHeaders)
-        headers[name.toStdString()] = maskSecrets ? std::string("********") : value.toStdString();
+        headers[name.toStdString()] = maskSecrets ? std::string(MaskedSecret.data()) : value.toStdString();
     const config::AllowedRequests &a = p.allowed;
     return {{"keys", keys},
             {"network_config",
@@ -107,12 +108,12 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
         models[str(it.key())] = strategyName(it.value());
     json apiKeys = json::array();
     for (const QString &k : s.apiKeys)
-        apiKeys.push_back(maskSecrets ? std::string("********") : str(k));
+        apiKeys.push_back(maskSecrets ? std::string(MaskedSecret.data()) : str(k));
     json adminKeys = json::array();
     for (const QString &k : s.adminKeys)
-        adminKeys.push_back(maskSecrets ? std::string("********") : str(k));
+        adminKeys.push_back(maskSecrets ? std::string(MaskedSecret.data()) : str(k));
     const QString host = s.listenHost.contains(u':') ? u'[' % s.listenHost % u']' : s.listenHost;
-    return {{"listen", str(host % u':' % QString::number(s.listenPort))},
+    json out = {{"listen", str(host % u':' % QString::number(s.listenPort))},
             {"worker_threads", s.workerThreads},
             {"max_connections", s.maxConnections},
             {"max_request_body_bytes", s.maxRequestBodyBytes},
@@ -134,6 +135,12 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
             {"metrics_without_key", s.metricsWithoutKey},
             {"allow_unauthenticated_network_access", s.allowUnauthenticatedNetworkAccess},
             {"cors_origins", strings(s.corsOrigins)}};
+    // Paths, not secrets: the key stays in its file. Absent when off, so configs without TLS keep their hash.
+    if (s.tls.enabled())
+        out["tls"] = {{"cert_file", str(s.tls.certFile)},
+                      {"key_file", str(s.tls.keyFile)},
+                      {"handshake_timeout_ms", s.tls.handshakeTimeoutMs}};
+    return out;
 }
 
 // The rates of the last RateWindowSeconds of a series' history (0 while it has none).
@@ -452,6 +459,28 @@ QString configHash(const config::GatewayConfig &config)
             .toHex());
 }
 
+QByteArray maskedConfigText(const config::GatewayConfig &config)
+{
+    const std::string text = configToJson(config, true).dump(2, ' ', false, json::error_handler_t::replace);
+    return QByteArray(text.data(), qsizetype(text.size()));
+}
+
+bool ifMatchAccepts(QStringView ifMatch, const QString &hash)
+{
+    if (ifMatch.trimmed().isEmpty())
+        return true;
+    for (QStringView entity : ifMatch.split(u',')) {
+        entity = entity.trimmed();
+        if (entity.startsWith(u"W/"))
+            entity = entity.sliced(2);
+        if (entity.size() >= 2 && entity.startsWith(u'"') && entity.endsWith(u'"'))
+            entity = entity.sliced(1, entity.size() - 2);
+        if (entity == u"*" || entity.compare(hash, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::GatewayStats &stats, const RunState &run)
 {
     GatewayStatus s;
@@ -459,7 +488,8 @@ GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::G
     s.uptimeMs = QDateTime::currentMSecsSinceEpoch() - ProcessStartMs;
     s.running = run.running;
     s.stopping = run.stopping;
-    s.accepting = run.running && !run.stopping;
+    s.paused = run.paused;
+    s.accepting = run.running && !run.stopping && !run.paused;
     const config::GatewaySettings &settings = table.config().settings;
     // Port 0 asked for an ephemeral port the config does not know: then only the Gateway can say.
     s.listenUrl = !run.listenUrl.isEmpty() || !run.running || settings.listenPort == 0
@@ -496,6 +526,7 @@ json toJson(const GatewayStatus &s)
               {"running", s.running},
               {"accepting", s.accepting},
               {"stopping", s.stopping},
+              {"paused", s.paused},
               {"listen_url", str(s.listenUrl)},
               {"config_hash", str(s.configHash)},
               {"requests_total", s.requestsTotal},
@@ -523,6 +554,8 @@ Expected<GatewayStatus, QString> gatewayStatusFromJson(const json &j)
         r.boolean("running", s.running);
         r.boolean("accepting", s.accepting);
         r.boolean("stopping", s.stopping);
+        if (r.member("paused", false)) // gateways before pause/resume do not send it
+            r.boolean("paused", s.paused);
         r.string("listen_url", s.listenUrl);
         r.string("config_hash", s.configHash);
         r.number("requests_total", s.requestsTotal);

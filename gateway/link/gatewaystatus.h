@@ -81,8 +81,9 @@ struct GatewayStatus
     QString version;
     qint64 uptimeMs = 0; // since the gateway's process started
     bool running = false;
-    bool accepting = false; // new requests are taken (running and not stopping)
+    bool accepting = false; // new proxied requests are taken: running, not stopping, not paused
     bool stopping = false;
+    bool paused = false;    // POST /api/gateway/pause: new proxied requests get 503 + Retry-After
     QString listenUrl;
     QString configHash;     // SHA-256 hex of the running config (configHash())
     quint64 configGeneration = 0;
@@ -94,12 +95,15 @@ struct GatewayStatus
     bool operator==(const GatewayStatus &) const = default;
 };
 
-// What only the Gateway object knows; /api/status, answered on a worker, passes what a worker knows.
+// What only the Gateway object knows. It keeps the workers' copy current (proxy/gatewaycontrol.h), so
+// /api/status, answered on a worker, says exactly what the Gateway says.
 struct RunState
 {
     bool running = true;
     bool stopping = false;
+    bool paused = false;
     QString listenUrl; // empty: derived from the config's listen address
+    bool operator==(const RunState &) const = default;
 };
 
 // The running config as the canonical JSON document the config loader reads (keys sorted, secrets as
@@ -107,6 +111,12 @@ struct RunState
 nlohmann::json configToJson(const config::GatewayConfig &config, bool maskSecrets);
 // SHA-256 hex of the unmasked canonical document: changes whenever anything in the config does.
 QString configHash(const config::GatewayConfig &config);
+// GET /api/config and the local link's fetchConfig: the masked document as the config editor shows it.
+QByteArray maskedConfigText(const config::GatewayConfig &config);
+// Whether an If-Match precondition (the header's value, or a bare hash from the panel) holds for the
+// config with this hash: empty or "*" always; else any of its comma-separated entities, quotes and a
+// weak "W/" prefix optional, hex compared without regard to case.
+bool ifMatchAccepts(QStringView ifMatch, const QString &hash);
 
 GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::GatewayStats &stats,
                               const RunState &run);

@@ -25,6 +25,10 @@ LocalGatewayLink::LocalGatewayLink(Gateway *gateway, QObject *parent)
         if (m_timer->isActive())
             poll();
     });
+    connect(m_gateway, &Gateway::pausedChanged, this, [this] {
+        if (m_timer->isActive())
+            poll();
+    });
 }
 
 LocalGatewayLink::~LocalGatewayLink() = default;
@@ -70,11 +74,7 @@ LinkStatus LocalGatewayLink::linkStatus() const
 
 void LocalGatewayLink::poll()
 {
-    RunState run;
-    run.running = m_gateway->isRunning();
-    run.stopping = m_gateway->isStopping();
-    run.listenUrl = m_gateway->listenUrl();
-    m_status = gatewayStatusOf(*m_gateway->routingTable(), m_gateway->stats(), run);
+    m_status = gatewayStatusOf(*m_gateway->routingTable(), m_gateway->stats(), m_gateway->runState());
     m_lastAnswerMs = QDateTime::currentMSecsSinceEpoch();
     emit statusChanged(*m_status);
 }
@@ -100,42 +100,43 @@ void LocalGatewayLink::fetchHistory(const QString &series, int seconds)
 
 void LocalGatewayLink::fetchConfig()
 {
+    // The document and hash GET /api/config serves (ETag), so the editor works alike on both links.
     const config::GatewayConfig &cfg = m_gateway->config();
-    const std::string text = configToJson(cfg, true).dump(2);
-    const QByteArray bytes(text.data(), qsizetype(text.size()));
+    const QByteArray bytes = maskedConfigText(cfg);
     const QString hash = configHash(cfg);
     later([this, bytes, hash] { emit configFetched(bytes, hash); });
 }
 
 ConfigPutResult LocalGatewayLink::applyConfigText(const QByteArray &text, const QString &ifMatchHash)
 {
+    // The way PUT /api/config takes (precondition, masked secrets, save, apply), minus the HTTP.
+    using Kind = Gateway::ConfigPutOutcome::Kind;
+    const Gateway::ConfigPutOutcome out = m_gateway->putConfig(text, ifMatchHash);
     ConfigPutResult r;
-    const QString current = configHash(m_gateway->config());
-    if (!ifMatchHash.isEmpty() && ifMatchHash != current) {
+    r.configHash = out.configHash;
+    switch (out.kind) {
+    case Kind::Stale:
         r.outcome = ConfigPutResult::Outcome::Stale;
         r.reason = tr("The running config changed since it was read; reload it and apply again.");
         return r;
-    }
-    const auto parsed = config::parseConfig(text);
-    if (!parsed) {
+    case Kind::Invalid:
         r.outcome = ConfigPutResult::Outcome::Invalid;
-        for (const config::ConfigProblem &p : parsed.error())
+        for (const config::ConfigProblem &p : out.problems)
             r.problems.append(p.toString());
         return r;
-    }
-    const Gateway::ConfigUpdate update = m_gateway->updateConfig(*parsed, text);
-    if (!update.error.isEmpty()) {
+    case Kind::Failed:
         r.outcome = ConfigPutResult::Outcome::Failed;
-        r.reason = update.error;
+        r.reason = out.update.error;
         return r;
+    case Kind::Applied:
+        break;
     }
-    const Gateway::ApplyResult &applied = update.result;
+    const Gateway::ApplyResult &applied = out.update.result;
     r.outcome = ConfigPutResult::Outcome::Applied;
-    r.savedTo = update.savedTo;
+    r.savedTo = out.update.savedTo;
     r.summary = applied.changes.isEmpty() ? tr("no changes") : applied.changes.summary();
     if (!applied.listenError.isEmpty())
         r.summary += u"; "_s % applied.listenError;
-    r.configHash = configHash(m_gateway->config());
     return r;
 }
 

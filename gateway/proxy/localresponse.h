@@ -1,13 +1,8 @@
 #pragma once
 
-// A complete response the gateway writes itself (health, model list, errors, management API), and the
-// hook through which PUT /api/config reaches the gateway's thread.
-
-#include "config/config.h"
+// A complete response the gateway writes itself (health, model list, errors, management API).
 
 #include <QByteArray>
-#include <QFuture>
-#include <functional>
 
 namespace switchyard::proxy {
 
@@ -17,8 +12,5 @@ struct LocalResponse
     QByteArray headerLines; // "Name: value\r\n"…
     QByteArray body;
 };
-
-// Applies a validated config on the gateway's thread; the future carries the complete response.
-using ConfigUpdater = std::function<QFuture<LocalResponse>(config::GatewayConfig parsed, QByteArray text)>;
 
 } // namespace switchyard::proxy

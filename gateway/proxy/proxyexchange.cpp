@@ -96,63 +96,128 @@ int ProxyExchange::timeoutFor(const config::ProviderConfig &p) const
     return std::max(1, p.network.requestTimeoutSeconds) * 1000;
 }
 
-bool ProxyExchange::admitted(const routing::PoolEntry &e)
+void ProxyExchange::noteSkipped(const QString &node, const QString &why)
+{
+    const QString prefix = node % u": "_s;
+    for (QString &s : m_skipped) {
+        if (s.startsWith(prefix)) {
+            s = prefix % why; // the latest reason, once per node
+            return;
+        }
+    }
+    m_skipped.append(prefix % why);
+}
+
+void ProxyExchange::forgetSkipped(const QString &node)
+{
+    const QString prefix = node % u": "_s;
+    m_skipped.removeIf([&](const QString &s) { return s.startsWith(prefix); });
+}
+
+ProxyExchange::Pick ProxyExchange::admitted(const routing::PoolEntry &e)
 {
     const routing::Node &node = m_ctx.table->nodes()[size_t(e.node)];
     m_trial = false;
     if (node.runtime->health.isDraining()) {
-        m_skipped.append(node.name % u": draining"_s);
-        return false;
+        noteSkipped(node.name, u"draining"_s);
+        return Pick::Drained;
     }
-    if (m_panic)
-        return true;
     const qint64 now = monotonicMs();
     switch (node.runtime->health.admit(now)) {
     case health::Admission::Yes:
-        return true;
+        return Pick::Go;
     case health::Admission::Trial:
         m_trial = true;
-        return true;
+        return Pick::Go;
     case health::Admission::No:
         break;
     }
-    m_skipped.append(node.name % u": "_s %
-                     QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now))) % u" ("_s %
-                     node.runtime->health.reason(now) % u')');
-    return false;
+    noteSkipped(node.name, QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now))) %
+                               u" ("_s % node.runtime->health.reason(now) % u')');
+    return Pick::Unhealthy;
+}
+
+bool ProxyExchange::admittedAsLastResort(const routing::PoolEntry &e)
+{
+    const routing::Node &node = m_ctx.table->nodes()[size_t(e.node)];
+    m_trial = false;
+    if (node.runtime->health.isDraining())
+        return false; // drained since the first round: an operator's word is never overridden
+    const Target &target = m_targets[m_targetIndex];
+    const int deadlineMs = timeoutFor(m_ctx.table->nodes()[size_t(target.route.candidates.front().node)].provider);
+    const qint64 now = monotonicMs();
+    node.runtime->health.requestProbe(); // whatever happens here, find out soon whether it is back
+    const QString verdict = QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now))) %
+                            u" ("_s % node.runtime->health.reason(now) % u')';
+    if (m_clock.elapsed() >= deadlineMs) {
+        noteSkipped(node.name, verdict % u"; no time left for a last resort"_s);
+        return false;
+    }
+    if (!node.runtime->health.admitLastResort(now)) {
+        noteSkipped(node.name, verdict % u"; it timed out last time, so it is tried as a last resort once every "_s %
+                                   QString::number(health::NodeHealth::LastResortSlowIntervalMs / 1000) %
+                                   u" s"_s);
+        return false;
+    }
+    forgetSkipped(node.name);
+    return true;
 }
 
 bool ProxyExchange::pickNext()
 {
+    m_pickedRetry = false;
+    m_lastResortAttempt = false;
     while (m_targetIndex < m_targets.size()) {
         const routing::Route &route = m_targets[m_targetIndex].route;
-        if (!route.candidates.empty() && m_retriesLeft < 0) {
-            const routing::Node &first = m_ctx.table->nodes()[size_t(route.candidates.front().node)];
-            m_retriesLeft = std::max(0, first.provider.network.maxRetries);
-            // When health says every node of the target is down, try them anyway (Envoy's panic
-            // mode): a wrong verdict must not black out the gateway.
-            const qint64 now = monotonicMs();
-            m_panic = true;
-            for (const routing::PoolEntry &e : route.candidates)
-                m_panic = m_panic && !m_ctx.table->nodes()[size_t(e.node)].runtime->health.isAvailable(now);
+        if (m_retriesLeft < 0) {
+            m_retriesLeft = route.candidates.empty()
+                                ? 0
+                                : std::max(0, m_ctx.table->nodes()[size_t(route.candidates.front().node)]
+                                                  .provider.network.maxRetries);
+            m_stage = Stage::Candidates;
+            m_lastResort.clear();
+            m_lastResortIndex = 0;
         }
-        while (m_candidateIndex < route.candidates.size()) {
-            const routing::PoolEntry &e = route.candidates[m_candidateIndex++];
-            if (!admitted(e))
-                continue;
-            m_node = &m_ctx.table->nodes()[size_t(e.node)];
-            m_keyIndex = e.key;
-            return true;
+        if (m_stage == Stage::Candidates) {
+            while (m_candidateIndex < route.candidates.size()) {
+                const size_t index = m_candidateIndex++;
+                const routing::PoolEntry &e = route.candidates[index];
+                const Pick pick = admitted(e);
+                if (pick == Pick::Unhealthy)
+                    m_lastResort.push_back(index); // its turn comes if every admitted node fails
+                if (pick != Pick::Go)
+                    continue;
+                m_node = &m_ctx.table->nodes()[size_t(e.node)];
+                m_keyIndex = e.key;
+                return true;
+            }
+            m_stage = Stage::LastResort;
+        }
+        if (m_stage == Stage::LastResort) {
+            // Every node health let through has failed (or there was none): before answering an error,
+            // try the ones it passed over, each once, in the same order. Their verdict may be stale — a
+            // node that healed a moment ago serves the request instead of a client seeing a 502.
+            while (m_lastResortIndex < m_lastResort.size()) {
+                const routing::PoolEntry &e = route.candidates[m_lastResort[m_lastResortIndex++]];
+                if (!admittedAsLastResort(e))
+                    continue;
+                m_node = &m_ctx.table->nodes()[size_t(e.node)];
+                m_keyIndex = e.key;
+                m_lastResortAttempt = true;
+                return true;
+            }
+            m_stage = Stage::Retries;
         }
         while (m_retriesLeft > 0 && !route.candidates.empty()) {
             --m_retriesLeft;
             // Retries cycle over the same nodes in the same weighted order.
             const routing::PoolEntry &e = route.candidates[size_t(m_retryNumber) % route.candidates.size()];
             ++m_retryNumber;
-            if (!admitted(e))
+            if (admitted(e) != Pick::Go)
                 continue;
             m_node = &m_ctx.table->nodes()[size_t(e.node)];
             m_keyIndex = e.key;
+            m_pickedRetry = true;
             return true;
         }
         ++m_targetIndex;
@@ -171,7 +236,7 @@ void ProxyExchange::tryNext()
         failAll();
         return;
     }
-    if (m_retryNumber > 0 && m_candidateIndex >= m_targets[m_targetIndex].route.candidates.size()) {
+    if (m_pickedRetry) {
         // A retry after every node failed once: back off as Bifrost does, min(initial·2^n, max) ×
         // U(0.8, 1.2).
         const auto &net = m_node->provider.network;
@@ -433,11 +498,11 @@ void ProxyExchange::attemptFailed(const QString &what, bool timeout, bool nodeAt
 {
     m_node->runtime->counters.failures.fetch_add(1, std::memory_order_relaxed);
     if (nodeAtFault)
-        m_node->runtime->health.attemptFailed(monotonicMs(), what);
+        m_node->runtime->health.attemptFailed(monotonicMs(), what, timeout);
     else
         m_node->runtime->health.attemptAbandoned(m_trial);
     m_trial = false;
-    m_tried.append(m_node->name % u": "_s % what);
+    m_tried.append(m_node->name % (m_lastResortAttempt ? u" (last resort): "_s : u": "_s) % what);
     ++m_failures;
     if (timeout)
         ++m_timeouts;

@@ -3,15 +3,20 @@
 // One proxied client request: choose a node, send, and pass the response back as it arrives, moving to
 // the next node when one fails before anything reached the client.
 //
-// Order of attempts: the route's candidates (pool nodes in weighted order, each once), then the first
-// node's provider's max_retries further attempts cycling over the same candidates with Bifrost's
-// jittered exponential backoff, then each `fallbacks` entry the same way. A connect error, reset,
+// Order of attempts: the route's candidates that health admits (pool nodes in weighted order, each
+// once), then, as a last resort, the ones it passed over as ejected or down (never a drained one; each
+// once, within the request's time, a node that timed out last time only once per few seconds across
+// requests), then the first node's provider's max_retries further attempts cycling over the same
+// candidates with Bifrost's jittered exponential backoff, then each `fallbacks` entry the same way —
+// so a request moves to another model only after every node of the one it asked for had its chance
+// (docs/ROUTING.md, "Last resort"). A connect error, reset,
 // timeout, 429 or 500/502/503/504 moves on; other statuses are the answer. Once a response byte went to
 // the client there is no moving on: a stream then ends with an OpenAI-shaped error event and [DONE].
 
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
 #include "proxy/exchange.h"
+#include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
 #include "routing/routingtable.h"
@@ -44,8 +49,9 @@ struct ExchangeContext
     upstream::UpstreamPool *pool = nullptr;
     const stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> onFinished;
-    // PUT /api/config hands a validated config to the gateway's thread through this (may be empty).
-    ConfigUpdater updateConfig;
+    // The Gateway's run state and its commands (management API); null where a dispatcher runs without
+    // a Gateway (unit tests). Owned by the worker, which outlives every exchange of its connections.
+    const GatewayControl *control = nullptr;
 };
 
 class ProxyExchange final : public Exchange, private upstream::UpstreamListener
@@ -76,8 +82,14 @@ private:
 
     enum class Phase { Idle, Connecting, AwaitingHead, DrainingError, Streaming, Done };
 
+    enum class Stage { Candidates, LastResort, Retries };
+    enum class Pick { Go, Unhealthy, Drained };
+
     bool pickNext();
-    bool admitted(const routing::PoolEntry &entry);
+    Pick admitted(const routing::PoolEntry &entry);
+    bool admittedAsLastResort(const routing::PoolEntry &entry);
+    void noteSkipped(const QString &node, const QString &why);
+    void forgetSkipped(const QString &node);
     void tryNext();
     void startAttempt(bool forceFresh);
     void attemptFailed(const QString &what, bool timeout, bool nodeAtFault = true);
@@ -121,9 +133,13 @@ private:
     bool m_committed = false;
     bool m_sse = false;
     bool m_paused = false;
-    bool m_panic = false;  // every candidate of the current target is down: try them anyway
+    Stage m_stage = Stage::Candidates;
+    std::vector<size_t> m_lastResort; // candidates of the current target health passed over
+    size_t m_lastResortIndex = 0;
+    bool m_lastResortAttempt = false; // the current attempt is one of them
+    bool m_pickedRetry = false;       // the current attempt is a retry: back off first
     bool m_trial = false;  // the current attempt is an ejected node's trial
-    QStringList m_skipped; // nodes passed over as unavailable, with why
+    QStringList m_skipped; // "node: why" for nodes passed over (once per node, the latest reason)
 
     // QBasicTimer, not QTimer: three QObjects and their connections per request were a visible share
     // of the allocations on the request path (docs/PERFORMANCE.md).

@@ -1,8 +1,9 @@
 #include "proxy/routehandlers.h"
 
 #include "http/jsonbodyscanner.h"
-#include "proxy/configupdateexchange.h"
+#include "proxy/configresponses.h"
 #include "proxy/dispatcher.h"
+#include "proxy/gatewaycommandexchange.h"
 #include "proxy/statusapi.h"
 
 #include <QDateTime>
@@ -42,6 +43,24 @@ std::optional<LocalResponse> withoutStats(const ExchangeContext &context)
     if (context.stats)
         return std::nullopt;
     return errorResponse(503, u"The gateway keeps no statistics here"_s, "unavailable");
+}
+
+bool paused(const ExchangeContext &context)
+{
+    return context.control && context.control->runState && context.control->runState->isPaused();
+}
+
+link::RunState runStateOf(const ExchangeContext &context)
+{
+    // Without a Gateway (a dispatcher driven by a test) a worker answers, so the gateway runs.
+    return context.control && context.control->runState ? context.control->runState->get() : link::RunState{};
+}
+
+Dispatch command(const ExchangeContext &context, GatewayCommand c, ResponseSink *sink)
+{
+    Dispatch d;
+    d.exchange = std::make_unique<GatewayCommandExchange>(context.control, std::move(c), sink);
+    return d;
 }
 
 // The body checks every proxied POST passes before a node is chosen.
@@ -106,8 +125,14 @@ Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, 
 
 } // namespace
 
-Dispatch health(const http::Request &, const ExchangeContext &, ResponseSink *)
+Dispatch health(const http::Request &, const ExchangeContext &context, ResponseSink *)
 {
+    // A load balancer in front of replicas takes a paused one out of its pool.
+    if (paused(context)) {
+        LocalResponse r = jsonResponse(503, {{"status", "paused"}});
+        r.headerLines += "Retry-After: 5\r\n";
+        return answer(std::move(r));
+    }
     return answer(jsonResponse(200, {{"status", "ok"}}));
 }
 
@@ -133,6 +158,8 @@ Dispatch describeModel(const http::Request &request, const ExchangeContext &cont
 
 Dispatch proxied(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
+    if (paused(context))
+        return answer(gatewayPausedResponse());
     const http::ScannedBody scan = http::scanRequestBody(request.body);
     if (auto problem = bodyProblem(scan))
         return answer(std::move(*problem));
@@ -170,7 +197,7 @@ Dispatch status(const http::Request &, const ExchangeContext &context, ResponseS
 {
     if (auto missing = withoutStats(context))
         return answer(std::move(*missing));
-    return answer(statusResponse(*context.table, *context.stats));
+    return answer(statusResponse(*context.table, *context.stats, runStateOf(context)));
 }
 
 Dispatch history(const http::Request &request, const ExchangeContext &context, ResponseSink *)
@@ -187,16 +214,35 @@ Dispatch requestLog(const http::Request &request, const ExchangeContext &context
     return answer(requestsResponse(*context.stats, request.target));
 }
 
-Dispatch updateConfig(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch config(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
-    Dispatch d;
-    d.exchange = std::make_unique<ConfigUpdateExchange>(context.updateConfig, request.body, sink);
-    return d;
+    // The worker's table holds the running config: the same one /api/status hashes.
+    if (request.method != "PUT")
+        return answer(configDocumentResponse(context.table->config()));
+    ConfigPutCommand put;
+    put.text = request.body;
+    put.ifMatch = QString::fromLatin1(request.header("if-match"));
+    return command(context, std::move(put), sink);
 }
 
-Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
-    return answer(nodeActionResponse(*context.table, request.path));
+    auto target = nodeActionTarget(*context.table, request.path);
+    if (!target)
+        return answer(target.error());
+    if (target->action == "probe")
+        return command(context, ProbeCommand{target->node}, sink);
+    return answer(nodeDrainResponse(*context.table, *target));
+}
+
+Dispatch pauseGateway(const http::Request &, const ExchangeContext &context, ResponseSink *sink)
+{
+    return command(context, PauseCommand{true}, sink);
+}
+
+Dispatch resumeGateway(const http::Request &, const ExchangeContext &context, ResponseSink *sink)
+{
+    return command(context, PauseCommand{false}, sink);
 }
 
 } // namespace switchyard::proxy::handlers

@@ -17,7 +17,11 @@ Dispatch metrics(const http::Request &request, const ExchangeContext &context, R
 Dispatch status(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 Dispatch history(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 Dispatch requestLog(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch updateConfig(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+// GET /api/config (masked, with ETag) and PUT /api/config (If-Match).
+Dispatch config(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+// POST /api/nodes/{name}/drain | enable | probe
 Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch pauseGateway(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch resumeGateway(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 } // namespace switchyard::proxy::handlers

@@ -11,7 +11,7 @@ namespace switchyard::proxy {
 namespace {
 
 // Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
-constexpr std::array<Route, 12> RouteTable = {{
+constexpr std::array<Route, 14> RouteTable = {{
     {Get | Head, "/health", false, Access::Public, false, &handlers::health},
     {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied},
     {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied},
@@ -22,8 +22,10 @@ constexpr std::array<Route, 12> RouteTable = {{
     {Get, "/api/status", false, Access::Management, false, &handlers::status},
     {Get, "/api/history", false, Access::Management, false, &handlers::history},
     {Get, "/api/requests", false, Access::Management, false, &handlers::requestLog},
-    {Put, "/api/config", false, Access::Management, false, &handlers::updateConfig},
+    {Get | Head | Put, "/api/config", false, Access::Management, false, &handlers::config},
     {Post, "/api/nodes/", true, Access::Management, false, &handlers::nodeAction},
+    {Post, "/api/gateway/pause", false, Access::Management, false, &handlers::pauseGateway},
+    {Post, "/api/gateway/resume", false, Access::Management, false, &handlers::resumeGateway},
 }};
 
 // Unknown management paths still pass the access check before their 404, so the management API does

@@ -4,6 +4,7 @@
 #include "link/gatewaystatus.h"
 
 #include <QUrlQuery>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -133,10 +134,10 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
     return {200, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n", out};
 }
 
-LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats)
+LocalResponse statusResponse(const routing::RoutingTable &table, const stats::GatewayStats &stats,
+                             const link::RunState &run)
 {
-    // A worker answers, so the gateway is running; the listen URL comes from the config.
-    return prettyJsonResponse(200, link::toJson(link::gatewayStatusOf(table, stats, link::RunState{})));
+    return prettyJsonResponse(200, link::toJson(link::gatewayStatusOf(table, stats, run)));
 }
 
 namespace {
@@ -216,23 +217,46 @@ LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView 
     return prettyJsonResponse(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
 }
 
-LocalResponse nodeActionResponse(const routing::RoutingTable &table, QByteArrayView path)
+Expected<NodeActionTarget, LocalResponse> nodeActionTarget(const routing::RoutingTable &table, QByteArrayView path)
 {
     // /api/nodes/{name}/{action}
-    const QByteArrayView rest = path.sliced(11);
+    const QByteArrayView rest = path.sliced(qsizetype(std::strlen("/api/nodes/")));
     const qsizetype slash = rest.lastIndexOf('/');
     if (slash <= 0)
-        return errorResponse(404, u"Use POST /api/nodes/{name}/drain or /enable"_s, "not_found");
-    const QString name = QString::fromUtf8(QByteArray::fromPercentEncoding(rest.first(slash).toByteArray()));
-    const QByteArrayView action = rest.sliced(slash + 1);
-    if (action != "drain" && action != "enable")
-        return errorResponse(404, u"Unknown node action; use drain or enable"_s, "not_found");
-    const int i = table.nodeIndex(name);
-    if (i < 0)
-        return errorResponse(404, u"No node named '"_s % name % u"'"_s, "node_not_found");
-    const bool draining = action == "drain";
-    table.nodes()[size_t(i)].runtime->health.setDraining(draining);
-    return prettyJsonResponse(200, {{"node", name.toStdString()}, {"draining", draining}});
+        return unexpected(errorResponse(404, u"Use POST /api/nodes/{name}/drain, /enable or /probe"_s, "not_found"));
+    NodeActionTarget t;
+    t.node = QString::fromUtf8(QByteArray::fromPercentEncoding(rest.first(slash).toByteArray()));
+    t.action = rest.sliced(slash + 1).toByteArray();
+    if (t.action != "drain" && t.action != "enable" && t.action != "probe")
+        return unexpected(errorResponse(404, u"Unknown node action; use drain, enable or probe"_s, "not_found"));
+    if (table.nodeIndex(t.node) < 0)
+        return unexpected(errorResponse(404, u"No node named '"_s % t.node % u"'"_s, "node_not_found"));
+    return t;
+}
+
+LocalResponse nodeDrainResponse(const routing::RoutingTable &table, const NodeActionTarget &target)
+{
+    const bool draining = target.action == "drain";
+    table.nodes()[size_t(table.nodeIndex(target.node))].runtime->health.setDraining(draining);
+    return prettyJsonResponse(200, {{"node", target.node.toStdString()}, {"draining", draining}});
+}
+
+LocalResponse probeStartedResponse(const QString &node)
+{
+    return prettyJsonResponse(200, {{"node", node.toStdString()}, {"probe", "started"}});
+}
+
+LocalResponse pauseResponse(bool paused, bool accepting)
+{
+    return prettyJsonResponse(200, {{"paused", paused}, {"accepting", accepting}});
+}
+
+LocalResponse gatewayPausedResponse()
+{
+    LocalResponse r = errorResponse(503, u"The gateway is paused and takes no new requests; try again later"_s,
+                                    "gateway_paused");
+    r.headerLines += "Retry-After: 5\r\n";
+    return r;
 }
 
 } // namespace switchyard::proxy

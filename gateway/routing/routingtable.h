@@ -32,6 +32,9 @@ struct Endpoint
     quint16 port = 80;
     QByteArray hostHeader; // "host:port" as sent in Host
     QByteArray basePath;   // path prefix of base_url without trailing slash, e.g. "" or "/proxy"
+    // https only: SHA-256 (32 bytes) of the one certificate trusted besides those the system trusts
+    // (upstream/pinnedcertificate.h); empty = the system's trust alone.
+    QByteArray pinnedSha256;
     QString poolKey() const;
 };
 

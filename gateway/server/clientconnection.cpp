@@ -7,6 +7,8 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QSslConfiguration>
+#include <QSslSocket>
 #include <QTcpSocket>
 
 using namespace Qt::Literals::StringLiterals;
@@ -43,7 +45,12 @@ qint64 ClientConnection::nowMs() const
 
 bool ClientConnection::open(qintptr socketDescriptor)
 {
-    m_socket = new QTcpSocket();
+    if (m_ctx->settings().tls.enabled()) {
+        m_ssl = new QSslSocket();
+        m_socket = m_ssl;
+    } else {
+        m_socket = new QTcpSocket();
+    }
     if (!m_socket->setSocketDescriptor(socketDescriptor))
         return false;
     m_socket->setReadBufferSize(ClientReadBufferBytes);
@@ -60,6 +67,22 @@ bool ClientConnection::open(qintptr socketDescriptor)
         if (m_exchange)
             m_exchange->outputDrained();
     });
+    if (m_ssl) {
+        // Encrypted bytes reaching the kernel are what frees the backlog the exchange waits on.
+        connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, [this] {
+            if (m_exchange)
+                m_exchange->outputDrained();
+        });
+        connect(m_ssl, &QSslSocket::encrypted, this, &ClientConnection::onEncrypted);
+        // The whole handshake, first byte included, within the handshake timeout: a client that connects
+        // and never says anything holds no connection slot for longer.
+        m_awaitingTlsHello = true;
+        m_handshaking = true;
+        m_deadlineMs = nowMs() + m_ctx->settings().tls.handshakeTimeoutMs;
+        if (m_socket->bytesAvailable() > 0)
+            onReadyRead();
+        return true;
+    }
     m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
     if (m_socket->bytesAvailable() > 0)
         onReadyRead();
@@ -68,6 +91,10 @@ bool ClientConnection::open(qintptr socketDescriptor)
 
 void ClientConnection::rejectOverCapacity()
 {
+    if (m_handshaking) {
+        m_rejectAfterHandshake = true; // the 503 must be encrypted to be read
+        return;
+    }
     const proxy::LocalResponse r = proxy::errorResponse(
         503, u"The gateway is at its connection limit; retry shortly"_s, "too_many_connections");
     m_keepAlive = false;
@@ -75,8 +102,62 @@ void ClientConnection::rejectOverCapacity()
     sendLocal(r.status, r.headerLines + "Retry-After: 1\r\n", r.body);
 }
 
+void ClientConnection::startTls()
+{
+    // Before the handshake the socket is still plain: peeking leaves the bytes for the TLS engine.
+    char first = 0;
+    if (m_socket->peek(&first, 1) != 1)
+        return;
+    m_awaitingTlsHello = false;
+    if (first == 0x16) { // a TLS handshake record
+        const config::TlsSettings &tls = m_ctx->settings().tls;
+        QSslConfiguration c = QSslConfiguration::defaultConfiguration();
+        c.setLocalCertificateChain(tls.certificateChain);
+        c.setPrivateKey(tls.privateKey);
+        c.setPeerVerifyMode(QSslSocket::VerifyNone); // clients authenticate with keys, not certificates
+        c.setAllowedNextProtocols({QByteArray(QSslConfiguration::NextProtocolHttp1_1)});
+        m_ssl->setSslConfiguration(c);
+        m_ssl->startServerEncryption();
+        return;
+    }
+    // Plain HTTP on the HTTPS port: say so in words curl shows, rather than a reset the user must puzzle
+    // over, and close. Nothing of the request is read or logged.
+    m_handshaking = false;
+    const QByteArray body = R"({"error":{"message":"This port speaks HTTPS: use https:// to reach the gateway","type":"invalid_request_error","code":"https_required"}})"
+                            "\n";
+    m_socket->write("HTTP/1.1 400 Bad Request\r\nServer: switchyard\r\nContent-Type: application/json\r\n"
+                    "Content-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    m_socket->flush();
+    closeAfterWrite();
+}
+
+void ClientConnection::onEncrypted()
+{
+    m_handshaking = false;
+    if (m_rejectAfterHandshake) {
+        rejectOverCapacity();
+        return;
+    }
+    m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+    if (m_socket->bytesAvailable() > 0)
+        onReadyRead();
+}
+
+qint64 ClientConnection::pendingOutput() const
+{
+    if (!m_socket)
+        return 0;
+    return m_socket->bytesToWrite() + (m_ssl ? m_ssl->encryptedBytesToWrite() : 0);
+}
+
 void ClientConnection::onReadyRead()
 {
+    if (m_awaitingTlsHello) {
+        startTls();
+        return;
+    }
+    if (m_handshaking)
+        return; // the TLS engine reads what it needs itself
     if (m_closing || isBusy())
         return; // answered in order: the next request is read after this response
     m_in.append(m_socket->readAll());
@@ -128,7 +209,7 @@ void ClientConnection::handleRequest(http::Request request)
     ctx.table = m_ctx->table;
     ctx.pool = m_ctx->pool;
     ctx.stats = m_ctx->stats;
-    ctx.updateConfig = m_ctx->updateConfig;
+    ctx.control = &m_ctx->control;
     request.fromLoopback = m_peerIsLoopback;
     m_corsHeaders = proxy::corsHeaders(request, m_ctx->settings());
     stats::GatewayStats *stats = m_ctx->stats;
@@ -288,7 +369,7 @@ void ClientConnection::abortResponse()
 
 qint64 ClientConnection::outputBacklog() const
 {
-    return m_socket ? m_socket->bytesToWrite() : 0;
+    return pendingOutput();
 }
 
 void ClientConnection::exchangeFinished(proxy::Exchange *exchange)
@@ -369,15 +450,18 @@ void ClientConnection::closeAfterWrite()
         return;
     m_closing = true;
     m_deadlineMs = 0;
-    if (m_socket->bytesToWrite() == 0) {
+    if (pendingOutput() == 0) {
         closeConnection();
         return;
     }
     // Let the response reach the client, but bounded: a client that never reads is cut after 10 s.
-    connect(m_socket, &QTcpSocket::bytesWritten, this, [this] {
-        if (m_socket->bytesToWrite() == 0)
+    const auto closeWhenWritten = [this] {
+        if (pendingOutput() == 0)
             closeConnection();
-    });
+    };
+    connect(m_socket, &QTcpSocket::bytesWritten, this, closeWhenWritten);
+    if (m_ssl)
+        connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, closeWhenWritten);
     m_deadlineMs = nowMs() + 10000;
 }
 

@@ -4,6 +4,8 @@
 // order), dispatches each, and frames the response. Slow or silent clients are closed by the worker's
 // sweep through deadline(): a request head must arrive within the header timeout of its first byte, a
 // body must keep making progress, and an idle keep-alive connection lives for the idle timeout.
+// With switchyard.tls the socket is a QSslSocket: the first byte tells a TLS client (who then has the
+// handshake timeout to finish its handshake) from a plain HTTP one (who is told to use https and closed).
 
 #include "http/httprequestparser.h"
 #include "proxy/responsesink.h"
@@ -13,6 +15,7 @@
 #include <QObject>
 #include <memory>
 
+class QSslSocket;
 class QTcpSocket;
 
 namespace switchyard::proxy {
@@ -54,6 +57,9 @@ signals:
 
 private:
     void onReadyRead();
+    void startTls();
+    void onEncrypted();
+    qint64 pendingOutput() const; // not yet handed to the kernel, encrypted or not
     void onDisconnected();
     void processBuffer();
     void handleRequest(http::Request request);
@@ -66,6 +72,10 @@ private:
 
     WorkerContext *m_ctx;
     QTcpSocket *m_socket = nullptr;
+    QSslSocket *m_ssl = nullptr;   // m_socket when serving HTTPS
+    bool m_awaitingTlsHello = false; // HTTPS: no byte seen yet
+    bool m_handshaking = false;    // HTTPS: the handshake has not finished
+    bool m_rejectAfterHandshake = false; // HTTPS over the connection cap: the 503 follows the handshake
     http::RequestParser m_parser;
     QByteArray m_in;
     std::unique_ptr<proxy::Exchange> m_exchange;

@@ -35,7 +35,7 @@ public:
     void addConnection(qintptr socketDescriptor, bool overCapacity);
     void setRoutingTable(std::shared_ptr<const routing::RoutingTable> table);
     // Before the worker moves to its thread.
-    void setConfigUpdater(proxy::ConfigUpdater updater) { m_ctx.updateConfig = std::move(updater); }
+    void setGatewayControl(proxy::GatewayControl control) { m_ctx.control = std::move(control); }
     void drain();
     void abortAll();
 

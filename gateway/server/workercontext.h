@@ -1,10 +1,11 @@
 #pragma once
 
 // What every client connection of one worker thread shares: the current routing table, the upstream
-// pool of the thread, the statistics, and the log callback. Lives in the worker's thread.
+// pool of the thread, the statistics, the log callback, and the Gateway's run state and commands (paused
+// is read there on every proxied request). Lives in the worker's thread.
 
 #include "config/config.h"
-#include "proxy/localresponse.h"
+#include "proxy/gatewaycontrol.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 
@@ -23,7 +24,7 @@ struct WorkerContext
     upstream::UpstreamPool *pool = nullptr;
     stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> requestLogger; // may be called from any worker thread
-    proxy::ConfigUpdater updateConfig;                                // PUT /api/config, to the gateway's thread
+    proxy::GatewayControl control; // run state (shared with the Gateway) and commands to its thread
     bool draining = false; // stop taking new requests: finish the current one, then close
 
     const config::GatewaySettings &settings() const { return table->config().settings; }

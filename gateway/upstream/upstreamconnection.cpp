@@ -56,9 +56,14 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
         auto *ssl = new QSslSocket(this);
         m_socket = ssl;
         connect(ssl, &QSslSocket::encrypted, this, &UpstreamConnection::onConnected);
-        connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
-            fail(UpstreamErrorKind::ConnectFailed,
-                 u"TLS error: "_s % (errors.isEmpty() ? u"unknown"_s : errors.first().errorString()));
+        connect(ssl, &QSslSocket::sslErrors, this, [this, ssl](const QList<QSslError> &errors) {
+            const QSslCertificate peer = ssl->peerCertificate();
+            if (judgePeer(errors, peer, m_endpoint.pinnedSha256) != PeerVerdict::Refused) {
+                ssl->ignoreSslErrors(); // the pinned certificate: the handshake goes on
+                return;
+            }
+            const UntrustedCertificate untrusted = describeUntrusted(peer, errors);
+            fail(UpstreamErrorKind::ConnectFailed, untrustedMessage(untrusted), untrusted);
         });
     } else {
         m_socket = new QTcpSocket(this);
@@ -235,7 +240,7 @@ void UpstreamConnection::onSocketError()
     }
 }
 
-void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message)
+void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message, const UntrustedCertificate &untrusted)
 {
     m_broken = true;
     UpstreamListener *l = m_listener;
@@ -246,7 +251,7 @@ void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message)
         m_socket->abort();
     }
     if (l)
-        l->upstreamFailed({kind, message, started});
+        l->upstreamFailed({kind, message, started, untrusted});
 }
 
 } // namespace switchyard::upstream

@@ -6,6 +6,7 @@
 // used: in Qt 6.4 it caps a host at 6 connections and would queue the seventh concurrent stream.
 
 #include "http/httpresponseparser.h"
+#include "upstream/pinnedcertificate.h"
 #include "routing/routingtable.h"
 
 #include <QElapsedTimer>
@@ -28,6 +29,9 @@ struct UpstreamError
     UpstreamErrorKind kind = UpstreamErrorKind::Closed;
     QString message;
     bool responseStarted = false; // some response bytes had arrived
+    // A TLS handshake refused because the peer's certificate is neither trusted nor pinned: which one it
+    // was, so the panel can offer to pin it.
+    UntrustedCertificate untrusted;
 };
 
 class UpstreamListener
@@ -78,7 +82,7 @@ private:
     void onReadyRead();
     void onDisconnected();
     void onSocketError();
-    void fail(UpstreamErrorKind kind, const QString &message);
+    void fail(UpstreamErrorKind kind, const QString &message, const UntrustedCertificate &untrusted = {});
     void finishResponse();
 
     routing::Endpoint m_endpoint;

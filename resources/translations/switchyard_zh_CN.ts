@@ -300,16 +300,16 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <translation>测试套件</translation>
     </message>
     <message>
-        <source>Seed: 20/100/300 tokens + parallel</source>
-        <translation>基准：20/100/300 个 token + 并发</translation>
+        <source>Article&apos;s tables: 20/100/300 tokens + parallel</source>
+        <translation>原文表格：20/100/300 个 token + 并发</translation>
     </message>
     <message>
         <source>Concurrency sweep</source>
         <translation>并发扫描</translation>
     </message>
     <message>
-        <source>Seed + sweep</source>
-        <translation>基准 + 扫描</translation>
+        <source>Article&apos;s tables + sweep</source>
+        <translation>原文表格 + 扫描</translation>
     </message>
     <message>
         <source>Suite:</source>
@@ -545,8 +545,8 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
         <translation>（尚无运行）</translation>
     </message>
     <message>
-        <source>No results yet. On the demo, &lt;i&gt;Seed + sweep&lt;/i&gt; over both nodes and the gateway reproduces the seed article&apos;s tables and adds the saturation curve.</source>
-        <translation>尚无结果。在演示中，对两个节点和网关运行&lt;i&gt;基准 + 扫描&lt;/i&gt;，即可重现原文中的表格，并加上饱和曲线。</translation>
+        <source>No results yet. On the demo, &lt;i&gt;Article&apos;s tables + sweep&lt;/i&gt; over both nodes and the gateway reproduces the article&apos;s tables and adds the saturation curve.</source>
+        <translation>尚无结果。在演示中，对两个节点和网关运行&lt;i&gt;原文表格 + 扫描&lt;/i&gt;，即可重现原文中的表格，并加上饱和曲线。</translation>
     </message>
     <message>
         <source>%1 — took %2 s</source>

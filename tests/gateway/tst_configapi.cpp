@@ -126,7 +126,7 @@ private slots:
         // Still the old config, still serving both nodes.
         QCOMPARE(f.gateway.config().providers.size(), size_t(2));
         QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1")).status, 200);
-        QCOMPARE(request(f.port, "GET", "/api/config").status, 405);
+        QCOMPARE(request(f.port, "POST", "/api/config").status, 405);
     }
 
     // Roles (docs/SECURITY.md): a client key may no longer replace the config; an admin key may.

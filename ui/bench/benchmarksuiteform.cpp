@@ -14,10 +14,10 @@ BenchmarkSuiteForm::BenchmarkSuiteForm(QWidget *parent)
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     m_suite->setObjectName(QStringLiteral("benchSuite"));
-    // "Seed" names the suite that repeats the article's tables (`switchyard --bench --suite seed`).
-    m_suite->addItem(tr("Seed: 20/100/300 tokens + parallel"), int(bench::Suite::Seed));
+    // The suite that repeats the tables of the article Switchyard started from (`--suite article`).
+    m_suite->addItem(tr("Article's tables: 20/100/300 tokens + parallel"), int(bench::Suite::Article));
     m_suite->addItem(tr("Concurrency sweep"), int(bench::Suite::Sweep));
-    m_suite->addItem(tr("Seed + sweep"), int(bench::Suite::Full));
+    m_suite->addItem(tr("Article's tables + sweep"), int(bench::Suite::Full));
     m_suite->setCurrentIndex(2);
     connect(m_suite, &QComboBox::currentIndexChanged, this, &BenchmarkSuiteForm::updateEnabled);
     form->addRow(tr("Suite:"), m_suite);
@@ -85,10 +85,10 @@ void BenchmarkSuiteForm::setRunning(bool running)
 void BenchmarkSuiteForm::updateEnabled()
 {
     const auto suite = bench::Suite(m_suite->currentData().toInt());
-    const bool seed = suite == bench::Suite::Seed || suite == bench::Suite::Full;
+    const bool article = suite == bench::Suite::Article || suite == bench::Suite::Full;
     const bool sweep = suite == bench::Suite::Sweep || suite == bench::Suite::Full;
-    m_repetitions->setEnabled(!m_running && seed);
-    m_concurrency->setEnabled(!m_running && seed);
+    m_repetitions->setEnabled(!m_running && article);
+    m_concurrency->setEnabled(!m_running && article);
     m_sweepMax->setEnabled(!m_running && sweep);
     m_sweepTokens->setEnabled(!m_running && sweep);
 }

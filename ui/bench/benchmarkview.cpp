@@ -488,8 +488,8 @@ void BenchmarkView::render()
 QString BenchmarkView::summary(const QList<bench::BenchmarkResults> &shown) const
 {
     if (shown.isEmpty()) {
-        return tr("No results yet. On the demo, <i>Seed + sweep</i> over both nodes and the gateway "
-                  "reproduces the seed article's tables and adds the saturation curve.");
+        return tr("No results yet. On the demo, <i>Article's tables + sweep</i> over both nodes and the gateway "
+                  "reproduces the article's tables and adds the saturation curve.");
     }
     const bench::BenchmarkResults &r = shown.first();
     QString text = tr("%1 — took %2 s").arg(runTitle(r)).arg(r.durationMs / 1000.0, 0, 'f', 1);

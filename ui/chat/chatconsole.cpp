@@ -221,6 +221,7 @@ void ChatConsole::refreshModels()
 {
     if (!gatewayUsable())
         return;
+    m_client->setPinnedSha256(m_gateway ? upstream::leafSha256(m_gateway->config().settings.tls.certificateChain) : QByteArray());
     m_client->fetchModels(QUrl(baseUrl()), apiKey());
 }
 
@@ -326,6 +327,7 @@ bool ChatConsole::send(const QString &text)
 
     m_renderIntervalMs = MinRenderIntervalMs;
     setBusy(true);
+    m_client->setPinnedSha256(m_gateway ? upstream::leafSha256(m_gateway->config().settings.tls.certificateChain) : QByteArray());
     if (!m_client->send(req)) { // cannot happen while isBusy() guards, but never leave a reply hanging
         onFinished({ChatOutcome::End::Failed, {}, tr("The previous request is still running.")});
         return false;

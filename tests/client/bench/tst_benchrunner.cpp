@@ -121,11 +121,22 @@ private slots:
         QCOMPARE(s.min, 100.0);
     }
 
+    void suitesAreNamedForScripts()
+    {
+        QCOMPARE(bench::parseSuite(u"article"), bench::Suite::Article);
+        QCOMPARE(bench::parseSuite(u"Sweep"), bench::Suite::Sweep);
+        QCOMPARE(bench::parseSuite(u"full"), bench::Suite::Full);
+        // Scripts written for the first releases said "seed" for the article's suite.
+        QCOMPARE(bench::parseSuite(u"seed"), bench::Suite::Article);
+        QCOMPARE(bench::parseSuite(u"fastest"), std::nullopt);
+        QCOMPARE(bench::suiteName(bench::Suite::Article), u"article"_s);
+    }
+
     void planCountsRequests()
     {
         BenchmarkPlan p;
         p.targets = {Target{}, Target{}};
-        QCOMPARE(p.totalRequests(), 2 * (1 + 3 * 3 + 5)); // seed: warm-up + 3×(20/100/300) + 5 parallel
+        QCOMPARE(p.totalRequests(), 2 * (1 + 3 * 3 + 5)); // the article's suite: warm-up + 3×(20/100/300) + 5 parallel
         p.suite = Suite::Sweep;
         QCOMPARE(p.totalRequests(), 2 * (1 + 1 + 2 + 4 + 8 + 16 + 32 + 64));
         p.suite = Suite::Full;
@@ -450,7 +461,7 @@ private slots:
         }
         QVERIFY(csv.contains("\"b, \"\"quoted\"\"\""));
 
-        // Markdown: the seed's tables.
+        // Markdown: the article's tables.
         const QString md = formatMarkdown(*r);
         QVERIFY(md.contains(u"| Test | Target | Avg latency | Throughput | P95 latency |"_s));
         QVERIFY(md.contains(u"## Concurrency (3 parallel requests × 10 tokens)"_s));

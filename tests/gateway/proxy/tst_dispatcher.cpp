@@ -91,6 +91,10 @@ private slots:
         QTest::newRow("requests") << QByteArray("GET") << QByteArray("/api/requests?after=0") << QByteArray() << 200;
         QTest::newRow("config") << QByteArray("PUT") << QByteArray("/api/config") << QByteArray("{}") << 0;
         QTest::newRow("node drain") << QByteArray("POST") << QByteArray("/api/nodes/n1/drain") << QByteArray() << 200;
+        QTest::newRow("config get") << QByteArray("GET") << QByteArray("/api/config") << QByteArray() << 200;
+        QTest::newRow("node probe") << QByteArray("POST") << QByteArray("/api/nodes/n1/probe") << QByteArray() << 0;
+        QTest::newRow("pause") << QByteArray("POST") << QByteArray("/api/gateway/pause") << QByteArray() << 0;
+        QTest::newRow("resume") << QByteArray("POST") << QByteArray("/api/gateway/resume") << QByteArray() << 0;
     }
     void everyRouteAnswersItsMethod()
     {
@@ -123,7 +127,8 @@ private slots:
         QTest::newRow("put status") << QByteArray("PUT") << QByteArray("/api/status") << QByteArray("GET");
         QTest::newRow("post history") << QByteArray("POST") << QByteArray("/api/history") << QByteArray("GET");
         QTest::newRow("head requests") << QByteArray("HEAD") << QByteArray("/api/requests") << QByteArray("GET");
-        QTest::newRow("get config") << QByteArray("GET") << QByteArray("/api/config") << QByteArray("PUT");
+        QTest::newRow("post config") << QByteArray("POST") << QByteArray("/api/config") << QByteArray("GET, HEAD, PUT");
+        QTest::newRow("get pause") << QByteArray("GET") << QByteArray("/api/gateway/pause") << QByteArray("POST");
         QTest::newRow("get node") << QByteArray("GET") << QByteArray("/api/nodes/n1/drain") << QByteArray("POST");
     }
     void wrongMethodIs405WithAllow()

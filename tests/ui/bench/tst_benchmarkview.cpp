@@ -1,5 +1,5 @@
 // The Benchmark view over a real gateway and fast simulated nodes (offscreen): targets offered, a run
-// filling the seed's tables and the sweep charts, runs kept on disk and compared, cancel.
+// filling the article's tables and the sweep charts, runs kept on disk and compared, cancel.
 #include "bench/benchmarkview.h"
 #include "bench/benchformat.h"
 #include "gateway/gatewayfixture.h"

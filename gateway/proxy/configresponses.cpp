@@ -1,7 +1,7 @@
-#include "proxy/configupdateexchange.h"
+#include "proxy/configresponses.h"
 
+#include "link/gatewaystatus.h"
 #include "proxy/openaierror.h"
-#include "proxy/responsesink.h"
 #include "proxy/statusapi.h"
 
 #include <nlohmann/json.hpp>
@@ -20,7 +20,25 @@ nlohmann::json strings(const QStringList &list)
     return a;
 }
 
+nlohmann::json errorJson(int status, const QString &message, const QByteArray &code, const QByteArray &type = {})
+{
+    nlohmann::json body = nlohmann::json::parse(openAiErrorBody(status, message, code, {}, type).toStdString(),
+                                                nullptr, false);
+    return body.is_discarded() ? nlohmann::json::object() : body;
+}
+
 } // namespace
+
+QByteArray configEtag(const QString &configHash)
+{
+    return '"' + configHash.toLatin1() + '"';
+}
+
+LocalResponse configDocumentResponse(const config::GatewayConfig &config)
+{
+    return {200, "Content-Type: application/json\r\nETag: " + configEtag(link::configHash(config)) + "\r\n",
+            link::maskedConfigText(config)};
+}
 
 LocalResponse configProblemsResponse(const config::ConfigProblems &problems)
 {
@@ -40,21 +58,31 @@ LocalResponse configProblemsResponse(const config::ConfigProblems &problems)
                                 ? QString(u"The config is invalid and was not applied: "_s % first)
                                 : QString(u"The config has "_s % QString::number(problems.size()) %
                                           u" problems and was not applied; the first: "_s % first);
-    nlohmann::json body = nlohmann::json::parse(
-        openAiErrorBody(422, message, "invalid_config", {}, "invalid_request_error").toStdString(), nullptr,
-        false);
-    if (body.is_discarded())
-        body = nlohmann::json::object();
+    nlohmann::json body = errorJson(422, message, "invalid_config", "invalid_request_error");
     body["problems"] = std::move(list);
     return prettyJsonResponse(422, body);
 }
 
+LocalResponse configStaleResponse(const QString &currentHash)
+{
+    nlohmann::json body = errorJson(412,
+                                    u"The running config changed since it was read (If-Match does not name it); "
+                                    "nothing was applied. Reload it, or send it again with the current hash"_s,
+                                    "config_changed", "invalid_request_error");
+    body["config_hash"] = currentHash.toStdString();
+    LocalResponse r = prettyJsonResponse(412, body);
+    r.headerLines += "ETag: " + configEtag(currentHash) + "\r\n";
+    return r;
+}
+
 LocalResponse configAppliedResponse(const config::ConfigChanges &changes, quint64 generation,
-                                    const QString &listenError, const QString &savedTo)
+                                    const QString &listenError, const QString &savedTo,
+                                    const QString &configHash)
 {
     nlohmann::json body = {
         {"applied", true},
         {"config_generation", generation},
+        {"config_hash", configHash.toStdString()},
         {"summary", changes.isEmpty() ? std::string("no changes") : changes.summary().toStdString()},
         {"changes",
          {{"added", strings(changes.added)},
@@ -67,54 +95,9 @@ LocalResponse configAppliedResponse(const config::ConfigChanges &changes, quint6
     };
     if (!listenError.isEmpty())
         body["listen_error"] = listenError.toStdString(); // the rest applied; the old address stays
-    return prettyJsonResponse(200, body);
-}
-
-ConfigUpdateExchange::ConfigUpdateExchange(ConfigUpdater updater, QByteArray body, ResponseSink *sink,
-                                           QObject *parent)
-    : Exchange(parent), m_updater(std::move(updater)), m_body(std::move(body)), m_sink(sink)
-{}
-
-ConfigUpdateExchange::~ConfigUpdateExchange() = default;
-
-void ConfigUpdateExchange::start()
-{
-    auto parsed = config::parseConfig(m_body);
-    if (!parsed) {
-        respond(configProblemsResponse(parsed.error()));
-        return;
-    }
-    if (!m_updater) {
-        respond(errorResponse(503, u"This gateway does not take configs over the API"_s, "not_available"));
-        return;
-    }
-    connect(&m_watcher, &QFutureWatcher<LocalResponse>::finished, this, [this] {
-        const QFuture<LocalResponse> f = m_watcher.future();
-        if (f.resultCount() > 0)
-            respond(f.result());
-        else // the gateway went away (stopping) before it applied anything
-            respond(errorResponse(503, u"The gateway is shutting down; the config was not applied"_s,
-                                  "shutting_down"));
-    });
-    m_watcher.setFuture(m_updater(std::move(*parsed), m_body));
-}
-
-void ConfigUpdateExchange::clientGone()
-{
-    // The apply, once handed over, completes anyway: a config is all or nothing. Only the answer is lost.
-    m_done = true;
-    m_watcher.disconnect(this);
-}
-
-void ConfigUpdateExchange::respond(const LocalResponse &response)
-{
-    if (m_done)
-        return;
-    m_done = true;
-    m_sink->sendResponseHead(response.status, response.headerLines, response.body.size());
-    m_sink->sendResponseBody(response.body);
-    m_sink->endResponse();
-    m_sink->exchangeFinished(this);
+    LocalResponse r = prettyJsonResponse(200, body);
+    r.headerLines += "ETag: " + configEtag(configHash) + "\r\n";
+    return r;
 }
 
 } // namespace switchyard::proxy

@@ -1,0 +1,188 @@
+#include "remote/managementwire.h"
+
+#include "openai/openaierror.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::client {
+
+namespace {
+
+nlohmann::json parseJson(QByteArrayView body)
+{
+    return nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
+}
+
+QString str(const nlohmann::json &o, const char *key)
+{
+    const auto it = o.find(key);
+    return it != o.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+qint64 integer(const nlohmann::json &o, const char *key, qint64 fallback)
+{
+    const auto it = o.find(key);
+    return it != o.end() && it->is_number() ? it->get<qint64>() : fallback;
+}
+
+float numberAt(const nlohmann::json &columns, const char *key, size_t i, float fallback)
+{
+    const auto it = columns.find(key);
+    if (it == columns.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_number())
+        return fallback;
+    return (*it)[i].get<float>();
+}
+
+int majorOf(const QString &version)
+{
+    bool ok = false;
+    const int major = version.section(u'.', 0, 0).toInt(&ok);
+    return ok ? major : -1;
+}
+
+} // namespace
+
+Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body)
+{
+    const nlohmann::json j = parseJson(body);
+    if (j.is_discarded() || !j.is_object())
+        return unexpected(u"the request log is not JSON"_s);
+    const auto list = j.find("requests");
+    if (list == j.end() || !list->is_array() || !j.contains("cursor") || !j["cursor"].is_number_unsigned())
+        return unexpected(u"the request log lacks cursor or requests"_s);
+    RequestsPage page;
+    page.cursor = j["cursor"].get<quint64>();
+    page.missed = integer(j, "missed", 0);
+    page.records.reserve(qsizetype(list->size()));
+    for (const nlohmann::json &r : *list) {
+        if (!r.is_object())
+            return unexpected(u"a request log entry is not an object"_s);
+        stats::RequestRecord rec;
+        rec.startedMsSinceEpoch = integer(r, "started_ms_since_epoch", 0);
+        rec.method = str(r, "method").toLatin1();
+        rec.path = str(r, "path").toUtf8();
+        rec.model = str(r, "model");
+        rec.node = str(r, "node");
+        rec.status = int(integer(r, "status", 0));
+        rec.attempts = int(integer(r, "attempts", 0));
+        rec.stream = r.value("stream", false);
+        rec.ttftMs = integer(r, "ttft_ms", -1);
+        rec.durationMs = integer(r, "duration_ms", 0);
+        rec.promptTokens = integer(r, "prompt_tokens", -1);
+        rec.completionTokens = integer(r, "completion_tokens", -1);
+        rec.error = str(r, "error");
+        page.records.append(std::move(rec));
+    }
+    return page;
+}
+
+Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView body, const QString &series)
+{
+    const nlohmann::json j = parseJson(body);
+    if (j.is_discarded() || !j.is_object() || !j.contains("series") || !j["series"].is_object())
+        return unexpected(u"the history is not the management API's JSON"_s);
+    const auto it = j["series"].find(series.toStdString());
+    QList<stats::SecondSample> out;
+    if (it == j["series"].end() || !it->is_object())
+        return out;
+    const nlohmann::json &c = *it;
+    const auto seconds = c.find("second");
+    if (seconds == c.end() || !seconds->is_array())
+        return unexpected(u"history series '%1' has no seconds"_s.arg(series));
+    out.reserve(qsizetype(seconds->size()));
+    for (size_t i = 0; i < seconds->size(); ++i) {
+        stats::SecondSample s;
+        s.second = (*seconds)[i].is_number() ? (*seconds)[i].get<qint64>() : 0;
+        s.requests = numberAt(c, "requests_per_s", i, 0);
+        s.errors = numberAt(c, "errors_per_s", i, 0);
+        s.promptTokens = numberAt(c, "prompt_tokens_per_s", i, 0);
+        s.completionTokens = numberAt(c, "completion_tokens_per_s", i, 0);
+        s.inFlight = numberAt(c, "in_flight", i, 0);
+        s.ttftP50Ms = numberAt(c, "ttft_p50_ms", i, -1);
+        s.latencyP50Ms = numberAt(c, "latency_p50_ms", i, -1);
+        s.latencyP95Ms = numberAt(c, "latency_p95_ms", i, -1);
+        out.append(s);
+    }
+    return out;
+}
+
+link::ConfigPutResult configPutResultOf(int status, QByteArrayView body)
+{
+    using Outcome = link::ConfigPutResult::Outcome;
+    link::ConfigPutResult r;
+    const nlohmann::json j = parseJson(body);
+    const bool object = !j.is_discarded() && j.is_object();
+    if (status == 200 && object) {
+        r.outcome = Outcome::Applied;
+        r.summary = str(j, "summary");
+        if (const QString listen = str(j, "listen_error"); !listen.isEmpty())
+            r.summary += u"; "_s % listen;
+        r.savedTo = str(j, "saved_to");
+        r.configHash = str(j, "config_hash");
+        return r;
+    }
+    const QString message = openai::errorMessageFromBody(body);
+    if (status == 412) {
+        r.outcome = Outcome::Stale;
+        r.reason = message.isEmpty() ? u"the running config changed since it was read"_s : message;
+        if (object)
+            r.configHash = str(j, "config_hash"); // the one running now: what an overwrite would need
+        return r;
+    }
+    if (status == 422) {
+        r.outcome = Outcome::Invalid;
+        r.reason = message;
+        if (object && j.contains("problems") && j["problems"].is_array()) {
+            for (const nlohmann::json &p : j["problems"]) {
+                if (p.is_object())
+                    r.problems.append(str(p, "text").isEmpty() ? str(p, "message") : str(p, "text"));
+            }
+        }
+        if (r.problems.isEmpty() && !message.isEmpty())
+            r.problems.append(message);
+        return r;
+    }
+    r.outcome = Outcome::Failed;
+    r.reason = u"the gateway answered %1%2"_s.arg(status).arg(message.isEmpty() ? QString() : u": "_s % message);
+    return r;
+}
+
+Expected<link::GatewayStatus, QString> statusFromBody(QByteArrayView body, const QString &panelVersion)
+{
+    const nlohmann::json j = parseJson(body);
+    if (j.is_discarded())
+        return unexpected(u"GET /api/status did not answer JSON (it starts with \"%1\")"_s.arg(
+            openai::bodyExcerpt(body.first(std::min<qsizetype>(body.size(), 40)))));
+    auto status = link::gatewayStatusFromJson(j);
+    if (!status)
+        return unexpected(u"GET /api/status is not a Switchyard status (%1)"_s.arg(status.error()));
+    const int theirs = majorOf(status->version), ours = majorOf(panelVersion);
+    if (theirs != ours)
+        return unexpected(u"the gateway runs Switchyard %1, another major version than this panel's %2"_s.arg(
+            status->version, panelVersion));
+    return status;
+}
+
+QString unquotedEntityTag(QByteArrayView value)
+{
+    QByteArrayView v = value.trimmed();
+    if (v.startsWith("W/"))
+        v = v.sliced(2);
+    if (v.size() >= 2 && v.startsWith('"') && v.endsWith('"'))
+        v = v.sliced(1, v.size() - 2);
+    return QString::fromLatin1(v);
+}
+
+QByteArray nodeActionName(link::NodeAction action)
+{
+    switch (action) {
+    case link::NodeAction::Drain: return "drain";
+    case link::NodeAction::Enable: return "enable";
+    case link::NodeAction::Probe: return "probe";
+    }
+    return "probe";
+}
+
+} // namespace switchyard::client

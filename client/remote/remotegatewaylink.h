@@ -1,0 +1,70 @@
+#pragma once
+
+// The panel's link to a headless gateway over its management API (GatewayLink's remote half; the
+// contract is in gateway/link/gatewaylink.h). The GUI thread never touches a socket: the link owns a
+// thread on which a ManagementClient does every request; results come back as queued signals and the
+// link keeps the state the views read. It polls GET /api/status every pollIntervalMs while started, one
+// poll at a time. A failed poll says why (LinkState and reason) and the next try waits, from 0.5 s
+// doubling to 10 s; the first good answer after that is Connected again.
+
+#include "link/gatewaylink.h"
+#include "remote/remotelinkoptions.h"
+
+#include <QThread>
+
+class QTimer;
+
+namespace switchyard::client {
+
+class ManagementClient;
+
+class RemoteGatewayLink final : public link::GatewayLink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RemoteGatewayLink)
+
+public:
+    explicit RemoteGatewayLink(RemoteLinkOptions options, QObject *parent = nullptr);
+    ~RemoteGatewayLink() override; // stops the worker thread (requests in flight are dropped)
+
+    QString displayName() const override;
+    bool isRemote() const override { return true; }
+    // The gateway serves the OpenAI endpoints itself, and an admin key may use them.
+    QUrl apiUrl() const override { return m_options.url; }
+    QString clientKey() const override { return m_options.adminKey; }
+
+    void start() override;
+    void stop() override;
+
+    link::LinkStatus linkStatus() const override { return m_link; }
+    std::optional<link::GatewayStatus> status() const override { return m_status; }
+
+    void fetchRequests(quint64 afterCursor, int max) override;
+    void fetchHistory(const QString &series, int seconds) override;
+    void fetchConfig() override;
+
+    void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
+    void nodeAction(const QString &node, link::NodeAction action) override;
+    void setAccepting(bool accepting) override;
+
+private:
+    void poll();
+    void onStatus(const link::GatewayStatus &status);
+    void onFailure(const link::LinkStatus &failure);
+    void setLinkStatus(const link::LinkStatus &status);
+    // Runs f on the worker's thread.
+    void onWorker(std::function<void(ManagementClient *)> f);
+
+    RemoteLinkOptions m_options;
+    QThread m_thread;
+    ManagementClient *m_worker; // lives on m_thread, deleted there
+    QTimer *m_pollTimer;
+    QTimer *m_retryTimer;
+    bool m_started = false;
+    bool m_pollInFlight = false;
+    int m_nextBackoffMs;
+    link::LinkStatus m_link;
+    std::optional<link::GatewayStatus> m_status;
+};
+
+} // namespace switchyard::client

@@ -1,0 +1,125 @@
+// The management API's answers read back by the remote link (client/remote/managementwire): what the
+// panel shows for an applied, stale or invalid config, a gateway of another major version, a body that
+// is no status, a request log page and a history series.
+
+#include "link/gatewaystatus.h"
+#include "remote/managementwire.h"
+
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace Qt::Literals::StringLiterals;
+using namespace switchyard;
+using namespace switchyard::client;
+using Outcome = link::ConfigPutResult::Outcome;
+
+namespace {
+
+QByteArray statusBody(const QString &version)
+{
+    link::GatewayStatus s;
+    s.version = version;
+    s.running = s.accepting = true;
+    s.configHash = u"abc"_s;
+    link::NodeStatus n;
+    n.name = u"a"_s;
+    n.baseUrl = u"http://127.0.0.1:1"_s;
+    s.nodes.append(n);
+    return QByteArray::fromStdString(link::toJson(s).dump());
+}
+
+} // namespace
+
+class TestManagementWire final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void statusOfTheSameMajorVersion()
+    {
+        const auto s = statusFromBody(statusBody(u"0.9.1"_s), u"0.1.0"_s);
+        QVERIFY2(s.hasValue(), s.hasValue() ? "" : qPrintable(s.error()));
+        QCOMPARE(s->nodes.size(), 1);
+        QCOMPARE(s->configHash, u"abc"_s);
+    }
+
+    void anotherMajorVersionIsNamed()
+    {
+        const auto s = statusFromBody(statusBody(u"2.0.0"_s), u"0.1.0"_s);
+        QVERIFY(!s.hasValue());
+        QVERIFY2(s.error().contains(u"2.0.0"_s) && s.error().contains(u"0.1.0"_s), qPrintable(s.error()));
+    }
+
+    void notAStatus()
+    {
+        auto s = statusFromBody("<html>hi</html>", u"0.1.0"_s);
+        QVERIFY(!s.hasValue());
+        QVERIFY2(s.error().contains(u"not answer JSON"_s) && s.error().contains(u"<html>"_s), qPrintable(s.error()));
+        s = statusFromBody(R"({"gateway":{}})", u"0.1.0"_s);
+        QVERIFY(!s.hasValue());
+        QVERIFY(s.error().contains(u"not a Switchyard status"_s));
+    }
+
+    void configPutOutcomes()
+    {
+        auto r = configPutResultOf(200, R"({"applied":true,"summary":"b reweighted","saved_to":"/etc/s.json","config_hash":"h2"})");
+        QCOMPARE(r.outcome, Outcome::Applied);
+        QCOMPARE(r.summary, u"b reweighted"_s);
+        QCOMPARE(r.savedTo, u"/etc/s.json"_s);
+        QCOMPARE(r.configHash, u"h2"_s);
+
+        r = configPutResultOf(412, R"({"error":{"message":"The running config changed","code":"config_changed"},"config_hash":"h3"})");
+        QCOMPARE(r.outcome, Outcome::Stale);
+        QCOMPARE(r.reason, u"The running config changed"_s);
+        QCOMPARE(r.configHash, u"h3"_s);
+
+        r = configPutResultOf(422, R"({"error":{"message":"invalid"},"problems":[{"message":"m","text":"providers: required"}]})");
+        QCOMPARE(r.outcome, Outcome::Invalid);
+        QCOMPARE(r.problems, QStringList{u"providers: required"_s});
+
+        r = configPutResultOf(503, R"({"error":{"message":"The gateway is shutting down"}})");
+        QCOMPARE(r.outcome, Outcome::Failed);
+        QVERIFY(r.reason.contains(u"503"_s) && r.reason.contains(u"shutting down"_s));
+    }
+
+    void entityTags()
+    {
+        QCOMPARE(unquotedEntityTag("\"abc\""), u"abc"_s);
+        QCOMPARE(unquotedEntityTag(" W/\"abc\" "), u"abc"_s);
+        QCOMPARE(unquotedEntityTag("abc"), u"abc"_s);
+    }
+
+    void requestsPage()
+    {
+        const auto p = parseRequestsPage(R"({"cursor":7,"missed":2,"requests":[{"started_ms_since_epoch":5,"method":"POST",
+            "path":"/v1/chat/completions","model":"m1","node":"a","status":200,"attempts":1,"stream":true,"ttft_ms":null,
+            "duration_ms":12,"prompt_tokens":3,"completion_tokens":null,"error":""}]})");
+        QVERIFY(p.hasValue());
+        QCOMPARE(p->cursor, quint64(7));
+        QCOMPARE(p->missed, 2);
+        QCOMPARE(p->records.size(), 1);
+        QCOMPARE(p->records[0].node, u"a"_s);
+        QCOMPARE(p->records[0].ttftMs, -1);
+        QCOMPARE(p->records[0].promptTokens, 3);
+        QVERIFY(p->records[0].stream);
+        QVERIFY(!parseRequestsPage(R"({"requests":[]})").hasValue());
+    }
+
+    void historySeries()
+    {
+        const QByteArray body = R"({"interval_s":1,"series":{"*":{"second":[10,11],"requests_per_s":[1,2.5],
+            "errors_per_s":[0,0],"latency_p95_ms":[null,40]}}})";
+        const auto h = parseHistorySeries(body, u"*"_s);
+        QVERIFY(h.hasValue());
+        QCOMPARE(h->size(), 2);
+        QCOMPARE(h->at(1).second, 11);
+        QCOMPARE(h->at(1).requests, 2.5f);
+        QCOMPARE(h->at(0).latencyP95Ms, -1.f);
+        QCOMPARE(h->at(1).latencyP95Ms, 40.f);
+        QCOMPARE(h->at(1).ttftP50Ms, -1.f); // a column the gateway did not send
+        QVERIFY(parseHistorySeries(body, u"nosuch"_s)->isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestManagementWire)
+#include "tst_managementwire.moc"

@@ -1,0 +1,599 @@
+// The panel's link to a headless gateway (client/remote/remotegatewaylink) with real processes:
+// `switchyard-simnode` nodes and `switchyard --headless` on loopback, plus small servers in the test for
+// what is not a gateway. It asserts what the panel would show: connected with the configured nodes, a
+// faulted node down, requests read page by page with a cursor, a drain, a config applied or refused, a
+// wrong key and a client key named as such, a killed gateway unreachable and back after its restart,
+// garbage incompatible, silence a timeout, and the test's own event loop turning all the while.
+
+#include "common/testhttpclient.h"
+#include "remote/remotegatewaylink.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+#include <vector>
+
+using namespace Qt::Literals::StringLiterals;
+using namespace switchyard;
+using namespace switchyard::client;
+using link::LinkState;
+
+namespace {
+
+const QString AdminKey = u"adm1n-key"_s;
+const QString ClientKey = u"cl1ent-key"_s;
+
+const link::NodeStatus *nodeNamed(const link::GatewayStatus &s, const QString &name)
+{
+    for (const link::NodeStatus &n : s.nodes) {
+        if (n.name == name)
+            return &n;
+    }
+    return nullptr;
+}
+
+// A server that is no gateway: it answers every request with `reply` (or never, when empty).
+class FakeServer final : public QObject
+{
+public:
+    explicit FakeServer(QByteArray reply) : m_reply(std::move(reply))
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server.nextPendingConnection()) {
+                m_sockets.append(s);
+                connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    s->readAll();
+                    if (!m_reply.isEmpty()) {
+                        s->write(m_reply);
+                        s->disconnectFromHost();
+                    }
+                });
+            }
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1"_s.arg(m_server.serverPort())); }
+    int connections() const { return int(m_sockets.size()); }
+
+private:
+    QByteArray m_reply;
+    QTcpServer m_server;
+    QList<QTcpSocket *> m_sockets;
+};
+
+// Between the link and the gateway, counting the bytes each way: what one attached panel costs on the wire.
+class CountingProxy final : public QObject
+{
+public:
+    explicit CountingProxy(quint16 target) : m_target(target)
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *in = m_server.nextPendingConnection()) {
+                ++connections;
+                auto *out = new QTcpSocket(in);
+                out->connectToHost(QHostAddress::LocalHost, m_target);
+                connect(in, &QTcpSocket::readyRead, out, [this, in, out] {
+                    const QByteArray b = in->readAll();
+                    toGateway += b.size();
+                    out->write(b);
+                });
+                connect(out, &QTcpSocket::readyRead, in, [this, in, out] {
+                    const QByteArray b = out->readAll();
+                    fromGateway += b.size();
+                    in->write(b);
+                });
+                connect(out, &QTcpSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
+                connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
+            }
+        });
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+    QUrl url() const { return QUrl(u"http://127.0.0.1:%1"_s.arg(m_server.serverPort())); }
+    qint64 toGateway = 0, fromGateway = 0;
+    int connections = 0;
+
+private:
+    quint16 m_target;
+    QTcpServer m_server;
+};
+
+// utime + stime of a process in ms (/proc/PID/stat, fields 14 and 15, in clock ticks).
+qint64 cpuMs(qint64 pid)
+{
+    QFile f(u"/proc/%1/stat"_s.arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = f.readAll();
+    const QList<QByteArray> fields = stat.sliced(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    const qint64 ticks = fields[11].toLongLong() + fields[12].toLongLong(); // utime, stime: fields 14, 15
+    return ticks * 1000 / sysconf(_SC_CLK_TCK);
+}
+
+} // namespace
+
+class TestRemoteGatewayLink final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::vector<std::unique_ptr<QProcess>> m_processes;
+    QList<quint16> m_nodePorts;
+    QProcess *m_gateway = nullptr;
+    quint16 m_gatewayPort = 0;
+
+    // Starts a process and waits for the line saying where it listens; returns the port (0 = failed).
+    quint16 startProcess(const QString &program, const QStringList &args, const QByteArray &marker,
+                         QProcess **out = nullptr)
+    {
+        auto p = std::make_unique<QProcess>();
+        p->setProgram(program);
+        p->setArguments(args);
+        p->setStandardErrorFile(m_dir.filePath(u"stderr-%1.log"_s.arg(m_processes.size())));
+        p->start();
+        if (!p->waitForStarted(10000))
+            return 0;
+        QByteArray out2;
+        (void)QTest::qWaitFor(
+            [&] {
+                out2 += p->readAllStandardOutput();
+                return out2.contains('\n') || p->state() == QProcess::NotRunning;
+            },
+            20000);
+        const qsizetype at = out2.indexOf(marker);
+        quint16 port = 0;
+        if (at >= 0) {
+            const QByteArray rest = out2.sliced(at + marker.size());
+            qsizetype end = 0;
+            while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end])))
+                ++end;
+            port = quint16(rest.first(end).toUInt());
+        }
+        if (out)
+            *out = p.get();
+        m_processes.push_back(std::move(p));
+        return port;
+    }
+
+    quint16 startNode(const QString &name)
+    {
+        return startProcess(QStringLiteral(SWITCHYARD_SIMNODE_BIN),
+                            {u"--listen"_s, u"127.0.0.1:0"_s, u"--model"_s, u"m1"_s, u"--name"_s, name,
+                             u"--tokens-per-second"_s, u"2000"_s, u"--ttft-ms"_s, u"5"_s, u"--seed"_s, u"1"_s},
+                            "http://127.0.0.1:");
+    }
+
+    QString writeConfig(int healthCheckIntervalMs = 200)
+    {
+        nlohmann::ordered_json providers = nlohmann::ordered_json::object();
+        const char *names[] = {"a", "b"};
+        for (int i = 0; i < m_nodePorts.size(); ++i) {
+            providers[names[i]] = {
+                {"keys", {{{"name", std::string(names[i]) + "-key"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", 1}}}},
+                {"network_config",
+                 {{"base_url", "http://127.0.0.1:" + std::to_string(m_nodePorts[i])},
+                  {"default_request_timeout_in_seconds", 10}}},
+                {"custom_provider_config", {{"base_provider_type", "openai"}}},
+            };
+        }
+        nlohmann::ordered_json doc = {
+            {"providers", providers},
+            {"switchyard",
+             {{"worker_threads", 1},
+              {"health_check_interval_ms", healthCheckIntervalMs},
+              {"api_keys", {ClientKey.toStdString()}},
+              {"admin_keys", {AdminKey.toStdString()}}}}};
+        const QString path = m_dir.filePath(u"config.json"_s);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return {};
+        f.write(QByteArray::fromStdString(doc.dump(2)));
+        return path;
+    }
+
+    bool startGateway(quint16 port = 0)
+    {
+        m_gatewayPort = startProcess(QStringLiteral(SWITCHYARD_BIN),
+                                     {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s,
+                                      u"127.0.0.1:%1"_s.arg(port)},
+                                     "listening on http://127.0.0.1:", &m_gateway);
+        return m_gatewayPort != 0;
+    }
+
+    void stopProcess(QProcess *p)
+    {
+        if (p->state() == QProcess::NotRunning)
+            return;
+        p->terminate();
+        if (!p->waitForFinished(10000)) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
+    }
+
+    RemoteLinkOptions options(const QString &key = AdminKey) const
+    {
+        RemoteLinkOptions o;
+        o.url = QUrl(u"http://127.0.0.1:%1"_s.arg(m_gatewayPort));
+        o.adminKey = key;
+        return o;
+    }
+
+    testing::TestResponse chat()
+    {
+        return testing::request(m_gatewayPort, "POST", "/v1/chat/completions", testing::chatBody("m1", 4), 10000,
+                                {{"Authorization", "Bearer " + ClientKey.toUtf8()}, {"Content-Type", "application/json"}});
+    }
+
+    // True when the running gateway serves `method path` (other helpers add endpoints in parallel).
+    bool gatewayServes(const QByteArray &method, const QByteArray &path)
+    {
+        const auto r = testing::request(m_gatewayPort, method, path, {}, 10000,
+                                        {{"Authorization", "Bearer " + AdminKey.toUtf8()}});
+        return r.status != 404 && r.status != 405 && r.status != 0;
+    }
+
+private slots:
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        m_nodePorts.clear();
+        for (const QString &n : {u"a"_s, u"b"_s}) {
+            const quint16 port = startNode(n);
+            QVERIFY2(port != 0, "switchyard-simnode did not start");
+            m_nodePorts.append(port);
+        }
+        QVERIFY(!writeConfig().isEmpty());
+        QVERIFY2(startGateway(), "switchyard --headless did not start");
+    }
+
+    void cleanup()
+    {
+        for (auto &p : m_processes)
+            stopProcess(p.get());
+        m_processes.clear();
+        m_gateway = nullptr;
+    }
+
+    void connectsAndShowsTheConfiguredNodes()
+    {
+        RemoteGatewayLink link(options());
+        QCOMPARE(link.displayName(), u"http://127.0.0.1:%1"_s.arg(m_gatewayPort));
+        QVERIFY(link.isRemote());
+        QCOMPARE(link.apiUrl(), options().url);
+        QCOMPARE(link.clientKey(), AdminKey);
+        QSignalSpy statuses(&link, &link::GatewayLink::statusChanged);
+        link.start();
+        QCOMPARE(link.linkStatus().state, LinkState::Connecting);
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        QVERIFY(link.linkStatus().reason.isEmpty());
+        QVERIFY(link.linkStatus().lastAnswerMs > 0);
+        const auto s = link.status();
+        QVERIFY(s.has_value());
+        QCOMPARE(s->nodes.size(), 2);
+        QCOMPARE(s->nodes[0].name, u"a"_s);
+        QCOMPARE(s->nodes[1].name, u"b"_s);
+        QCOMPARE(s->nodes[0].baseUrl, u"http://127.0.0.1:%1"_s.arg(m_nodePorts[0]));
+        QVERIFY(s->running);
+        QVERIFY(s->accepting);
+        QCOMPARE(s->version, QStringLiteral(SWITCHYARD_VERSION));
+        QTRY_VERIFY_WITH_TIMEOUT(link.status()->nodes[1].state == health::NodeState::Healthy, 10000);
+        // It keeps polling by itself.
+        const qsizetype seen = statuses.size();
+        QTRY_VERIFY_WITH_TIMEOUT(statuses.size() >= seen + 2, 5000);
+    }
+
+    void aFaultedNodeShowsDown()
+    {
+        RemoteGatewayLink link(options());
+        link.start();
+        QTRY_VERIFY_WITH_TIMEOUT(link.status() && link.status()->nodes.size() == 2
+                                     && nodeNamed(*link.status(), u"b"_s)->state == health::NodeState::Healthy,
+                                 10000);
+        const auto r = testing::request(m_nodePorts[1], "POST", "/control/fault", R"({"mode":"dead"})");
+        QCOMPARE(r.status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(nodeNamed(*link.status(), u"b"_s)->state == health::NodeState::Down
+                                     || nodeNamed(*link.status(), u"b"_s)->state == health::NodeState::Degraded,
+                                 10000);
+        QVERIFY(!nodeNamed(*link.status(), u"b"_s)->reason.isEmpty());
+        QCOMPARE(nodeNamed(*link.status(), u"a"_s)->state, health::NodeState::Healthy);
+        QCOMPARE(link.linkStatus().state, LinkState::Connected); // the gateway itself is fine
+    }
+
+    void requestsArrivePageByPage()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy pages(&link, &link::GatewayLink::requestsFetched);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(chat().status, 200);
+        link.fetchRequests(0, 100);
+        QVERIFY(pages.wait(10000));
+        auto records = pages.last().at(0).value<QList<stats::RequestRecord>>();
+        const quint64 cursor = pages.last().at(1).toULongLong();
+        QCOMPARE(records.size(), 3);
+        QCOMPARE(records[0].path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(records[0].status, 200);
+        QCOMPARE(records[0].model, u"m1"_s);
+        QVERIFY(records[0].node == u"a"_s || records[0].node == u"b"_s);
+        QVERIFY(cursor > 0);
+        // Nothing new after the cursor, then exactly the one sent since.
+        link.fetchRequests(cursor, 100);
+        QVERIFY(pages.wait(10000));
+        QCOMPARE(pages.last().at(0).value<QList<stats::RequestRecord>>().size(), 0);
+        QCOMPARE(chat().status, 200);
+        link.fetchRequests(cursor, 100);
+        QVERIFY(pages.wait(10000));
+        records = pages.last().at(0).value<QList<stats::RequestRecord>>();
+        QCOMPARE(records.size(), 1);
+        QVERIFY(pages.last().at(1).toULongLong() > cursor);
+        QCOMPARE(pages.last().at(2).toLongLong(), 0);
+    }
+
+    void historyOfTheGateway()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy history(&link, &link::GatewayLink::historyFetched);
+        QCOMPARE(chat().status, 200);
+        // The sampler records once a second; wait until a second with the request has been written.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                link.fetchHistory(u"*"_s, 60);
+                if (!history.wait(5000))
+                    return false;
+                double total = 0;
+                for (const stats::SecondSample &x : history.last().at(1).value<QList<stats::SecondSample>>())
+                    total += x.requests;
+                return history.last().at(0).toString() == u"*"_s && total > 0.5;
+            }(),
+            15000);
+    }
+
+    void drainShowsDraining()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy done(&link, &link::GatewayLink::commandFinished);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        link.nodeAction(u"b"_s, link::NodeAction::Drain);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.last().at(0).toString(), u"drain b"_s);
+        QVERIFY2(done.last().at(1).toBool(), qPrintable(done.last().at(2).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(nodeNamed(*link.status(), u"b"_s)->draining, 5000);
+        link.nodeAction(u"b"_s, link::NodeAction::Enable);
+        QTRY_VERIFY_WITH_TIMEOUT(!nodeNamed(*link.status(), u"b"_s)->draining, 5000);
+        // An unknown node is a failed command with the gateway's words.
+        link.nodeAction(u"nosuch"_s, link::NodeAction::Drain);
+        QTRY_VERIFY_WITH_TIMEOUT(done.last().at(0).toString() == u"drain nosuch"_s, 10000);
+        QVERIFY(!done.last().at(1).toBool());
+        QVERIFY(done.last().at(2).toString().contains(u"404"_s));
+    }
+
+    void configPutAppliedOrInvalid()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy put(&link, &link::GatewayLink::configPut);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        const QString before = link.status()->configHash;
+        QFile f(m_dir.filePath(u"config.json"_s));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        text.replace("\"weight\": 1", "\"weight\": 2");
+        link.putConfig(text, QString());
+        QVERIFY(put.wait(20000));
+        auto r = put.last().at(0).value<link::ConfigPutResult>();
+        QVERIFY2(r.outcome == link::ConfigPutResult::Outcome::Applied, qPrintable(r.reason));
+        QVERIFY(!r.summary.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(link.status()->configHash != before, 5000);
+        QCOMPARE(link.status()->nodes[0].weight, 2.0);
+
+        link.putConfig(R"({"providers": {}})", QString());
+        QVERIFY(put.wait(20000));
+        r = put.last().at(0).value<link::ConfigPutResult>();
+        QCOMPARE(r.outcome, link::ConfigPutResult::Outcome::Invalid);
+        QVERIFY(!r.problems.isEmpty());
+        QVERIFY2(r.problems.first().contains(u"providers"_s), qPrintable(r.problems.first()));
+    }
+
+    void configFetchedAndStaleHashRefused()
+    {
+        if (!gatewayServes("GET", "/api/config"))
+            QSKIP("GET /api/config is not on this branch yet (being added in parallel)");
+        RemoteGatewayLink link(options());
+        QSignalSpy fetched(&link, &link::GatewayLink::configFetched);
+        QSignalSpy put(&link, &link::GatewayLink::configPut);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        link.fetchConfig();
+        QVERIFY(fetched.wait(10000));
+        const QByteArray text = fetched.last().at(0).toByteArray();
+        const QString hash = fetched.last().at(1).toString();
+        QCOMPARE(hash, link.status()->configHash);
+        QVERIFY(!text.contains(AdminKey.toUtf8())); // secrets masked
+        QVERIFY(text.contains("********"));
+        link.putConfig(text, u"0000"_s);
+        QVERIFY(put.wait(20000));
+        auto r = put.last().at(0).value<link::ConfigPutResult>();
+        QCOMPARE(r.outcome, link::ConfigPutResult::Outcome::Stale);
+        QVERIFY(!r.reason.isEmpty());
+        QCOMPARE(r.configHash, hash);
+        link.putConfig(text, hash); // masked secrets kept, same config
+        QVERIFY(put.wait(20000));
+        r = put.last().at(0).value<link::ConfigPutResult>();
+        QVERIFY2(r.outcome == link::ConfigPutResult::Outcome::Applied, qPrintable(r.reason));
+    }
+
+    void pauseAndResume()
+    {
+        if (!gatewayServes("POST", "/api/gateway/resume"))
+            QSKIP("POST /api/gateway/pause|resume is not on this branch yet (being added in parallel)");
+        RemoteGatewayLink link(options());
+        QSignalSpy done(&link, &link::GatewayLink::commandFinished);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        link.setAccepting(false);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.last().at(0).toString(), u"pause"_s);
+        QVERIFY(done.last().at(1).toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(!link.status()->accepting, 5000);
+        QCOMPARE(chat().status, 503);
+        link.setAccepting(true);
+        QTRY_VERIFY_WITH_TIMEOUT(link.status()->accepting, 5000);
+        QCOMPARE(chat().status, 200);
+    }
+
+    void wrongKeyIsUnauthorized()
+    {
+        RemoteGatewayLink link(options(u"not-the-key"_s));
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Unauthorized, 10000);
+        const QString reason = link.linkStatus().reason;
+        QVERIFY2(reason.contains(u"401"_s), qPrintable(reason));
+        QVERIFY(!reason.contains(u"not-the-key"_s));
+        QVERIFY(link.linkStatus().retryInMs > 0);
+        QVERIFY(!link.status().has_value());
+    }
+
+    void clientKeyIsForbidden()
+    {
+        RemoteGatewayLink link(options(ClientKey));
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Forbidden, 10000);
+        QVERIFY2(link.linkStatus().reason.contains(u"403"_s), qPrintable(link.linkStatus().reason));
+        QVERIFY(!link.linkStatus().reason.contains(ClientKey));
+    }
+
+    void aKilledGatewayIsUnreachableThenBack()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy changes(&link, &link::GatewayLink::linkStatusChanged);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        const quint16 port = m_gatewayPort;
+        m_gateway->kill();
+        QVERIFY(m_gateway->waitForFinished(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Unreachable, 10000);
+        QVERIFY2(link.linkStatus().reason.contains(u"127.0.0.1:%1"_s.arg(port)), qPrintable(link.linkStatus().reason));
+        QVERIFY(link.linkStatus().lastAnswerMs > 0);
+        QVERIFY(link.status().has_value()); // the last status stays on show
+        // Tries again with a growing pause.
+        QTRY_VERIFY_WITH_TIMEOUT(link.linkStatus().retryInMs >= 2000, 10000);
+        QVERIFY(link.linkStatus().reason.contains(u"refused"_s));
+        QVERIFY2(startGateway(port), "the gateway did not restart on its port");
+        QCOMPARE(m_gatewayPort, port);
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 15000);
+        QCOMPARE(link.linkStatus().retryInMs, 0);
+        QVERIFY(link.status()->uptimeMs < 60000);
+    }
+
+    void garbageIsIncompatible_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("html") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 20\r\n"
+                                            "Connection: close\r\n\r\n<html>hello</html>\r\n")
+                              << u"not answer JSON"_s;
+        QTest::newRow("other json") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                  "Content-Length: 15\r\n\r\n{\"status\":\"ok\"}")
+                                    << u"not a Switchyard status"_s;
+        QTest::newRow("not http") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << u"bad response"_s;
+        QTest::newRow("404") << QByteArray("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                             << u"no Switchyard management API"_s;
+    }
+
+    void garbageIsIncompatible()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QString, says);
+        FakeServer server(reply);
+        QVERIFY(server.listen());
+        RemoteLinkOptions o = options();
+        o.url = server.url();
+        RemoteGatewayLink link(o);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Incompatible, 10000);
+        QVERIFY2(link.linkStatus().reason.contains(says), qPrintable(link.linkStatus().reason));
+    }
+
+    void silenceIsATimeoutAndTheLoopStaysResponsive()
+    {
+        FakeServer server({}); // accepts, reads, never answers
+        QVERIFY(server.listen());
+        RemoteLinkOptions o = options();
+        o.url = server.url();
+        o.requestTimeoutMs = 1000;
+        RemoteGatewayLink link(o);
+        int ticks = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start(20);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Unreachable, 10000);
+        QVERIFY2(link.linkStatus().reason.contains(u"timeout"_s), qPrintable(link.linkStatus().reason));
+        QVERIFY(server.connections() >= 1);
+        // The wait happened on the link's thread: this thread's timer kept firing through it.
+        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
+    }
+
+    // Not a check: the numbers of docs/PERFORMANCE.md ("A remote panel's cost"), measured only when
+    // SWITCHYARD_MEASURE_LINK_SECONDS is set (bench/perf/remote-link-cost.sh sets it).
+    void measureTheCostOfOneLink()
+    {
+        const int seconds = qEnvironmentVariableIntValue("SWITCHYARD_MEASURE_LINK_SECONDS");
+        if (seconds <= 0)
+            QSKIP("set SWITCHYARD_MEASURE_LINK_SECONDS to measure");
+        // The product's default health checks (every 5 s), not the quick ones of the checks above.
+        stopProcess(m_gateway);
+        QVERIFY(!writeConfig(5000).isEmpty());
+        QVERIFY(startGateway());
+        const qint64 pid = m_gateway->processId();
+        QTest::qWait(3000); // settle: first health checks, thread start-up
+        qint64 before = cpuMs(pid);
+        QTest::qWait(seconds * 1000);
+        const qint64 idleCpu = cpuMs(pid) - before;
+
+        CountingProxy proxy(m_gatewayPort);
+        QVERIFY(proxy.listen());
+        RemoteLinkOptions o = options();
+        o.url = proxy.url();
+        RemoteGatewayLink link(o);
+        QSignalSpy statuses(&link, &link::GatewayLink::statusChanged);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        const qint64 in0 = proxy.fromGateway, out0 = proxy.toGateway;
+        const qsizetype polls0 = statuses.size();
+        before = cpuMs(pid);
+        QTest::qWait(seconds * 1000);
+        const qint64 linkedCpu = cpuMs(pid) - before;
+        const double in = double(proxy.fromGateway - in0) / seconds, out = double(proxy.toGateway - out0) / seconds;
+        const double polls = double(statuses.size() - polls0) / seconds;
+        qInfo("link cost over %d s: %.1f status polls/s, %.0f B/s from the gateway, %.0f B/s to it, "
+              "%d TCP connection(s); gateway CPU %lld ms idle, %lld ms with the link (%.2f%% -> %.2f%% of a core)",
+              seconds, polls, in, out, proxy.connections, idleCpu, linkedCpu, idleCpu * 100.0 / (seconds * 1000.0),
+              linkedCpu * 100.0 / (seconds * 1000.0));
+    }
+
+    void stopEndsPolling()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy statuses(&link, &link::GatewayLink::statusChanged);
+        link.start();
+        QTRY_VERIFY_WITH_TIMEOUT(statuses.size() >= 1, 10000);
+        link.stop();
+        const qsizetype seen = statuses.size();
+        QVERIFY(!statuses.wait(1500)); // no poll without start()
+        QCOMPARE(statuses.size(), seen);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteGatewayLink)
+#include "tst_remotegatewaylink.moc"
