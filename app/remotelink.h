@@ -13,8 +13,8 @@
 
 namespace switchyard::app {
 
-// A link to the gateway at url (http:// or https://), sending adminKey on every management call. The
-// error says why none can be made (a URL that is no gateway address, or a build without remote links).
+// A link to the gateway at url (http:// or https://), sending adminKey on every management call
+// (client::RemoteGatewayLink). The error says why none can be made (a URL that is no gateway address).
 Expected<std::unique_ptr<link::GatewayLink>, QString> makeRemoteLink(const QUrl &url, const QString &adminKey,
                                                                       QObject *parent = nullptr);
 

@@ -14,6 +14,7 @@
 #include "nodesmodel.h"
 #include "nodesview.h"
 #include "nodestate.h"
+#include "remote/remotegatewaylink.h"
 #include "requestsmodel.h"
 #include "requestsview.h"
 
@@ -207,6 +208,57 @@ private slots:
         QTRY_COMPARE(window.indicator(), gatewayIndicator(localLink.status(), localLink.linkStatus(), false));
         QVERIFY(window.indicator() == GatewayIndicator::NodeDown || window.indicator() == GatewayIndicator::Degraded);
         saveScreenshot(window, u"mainwindow-local.png"_s);
+    }
+
+    void remoteLinkToARealGateway()
+    {
+        // A gateway on loopback (its management API open there without keys), seen the way
+        // switchyard --connect sees it: over HTTP through a RemoteGatewayLink.
+        app::DemoFleet fleet;
+        const auto json = fleet.start();
+        QVERIFY(json);
+        auto cfg = config::parseConfig(*json);
+        QVERIFY(cfg);
+        cfg->settings.listenPort = 0;
+        cfg->settings.workerThreads = 2;
+        Gateway gateway;
+        gateway.applyConfig(*cfg);
+        const auto url = gateway.start();
+        QVERIFY2(url, qPrintable(url ? QString() : url.error()));
+        client::RemoteLinkOptions options;
+        options.url = QUrl(*url);
+        client::RemoteGatewayLink remote(options);
+        MainWindow window(&remote, nullptr, nullptr);
+        QVERIFY(window.isRemote());
+        QVERIFY(window.windowTitle().contains(remote.displayName()));
+        NodesModel *nodes = window.nodesView()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(nodes->rowCount(), 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes->node(nodes->rowOf(u"vllm-server1"_s))->status.state == health::NodeState::Healthy,
+                                 10000);
+        QCOMPARE(remote.linkStatus().state, link::LinkState::Connected);
+
+        // Requests through the gateway show up in the remote panel's log.
+        auto traffic = sendTraffic(gateway.port(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
+        RequestsModel *requests = window.requestsView()->model();
+        const auto chats = [requests] {
+            int n = 0;
+            for (int i = 0; i < requests->rowCount(); ++i)
+                n += requests->record(i)->path == "/v1/chat/completions";
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(chats(), 3, 10000);
+
+        // The toggle pauses and resumes it; drain goes over the API too.
+        QTRY_VERIFY(window.gatewayToggleAction()->isEnabled());
+        window.gatewayToggleAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.isPaused(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.indicator(), GatewayIndicator::Paused, 10000);
+        window.gatewayToggleAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!gateway.isPaused(), 10000);
+        window.setNodeDraining(u"vllm-server2"_s, true);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes->node(nodes->rowOf(u"vllm-server2"_s))->status.draining, 10000);
+        saveScreenshot(window, u"mainwindow-remote.png"_s);
     }
 
     void unreachableRemoteShowsInTheStatusBar()
