@@ -135,8 +135,10 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
     createActions();
     createTray();
 
-    if (m_gateway)
+    if (m_gateway) {
         connect(m_gateway, &Gateway::runningChanged, this, &MainWindow::syncGatewayActions);
+        connect(m_gateway, &Gateway::pausedChanged, this, &MainWindow::syncGatewayActions);
+    }
     connect(m_requestLog, &RequestLogFollower::recordsArrived, this,
             [this](const QList<stats::RequestRecord> &records, qint64 dropped) {
                 m_requests->append(records, dropped);
@@ -511,8 +513,11 @@ bool MainWindow::startGateway()
         m_link->setAccepting(true);
         return true;
     }
-    if (m_gateway->isRunning())
+    if (m_gateway->isRunning()) {
+        if (m_gateway->isPaused()) // paused over the API (POST /api/gateway/pause): on again
+            m_gateway->setPaused(false);
         return true;
+    }
     const auto url = m_gateway->start();
     if (!url) {
         m_lastStartFailed = true;
@@ -581,7 +586,7 @@ void MainWindow::syncGatewayActions()
     if (m_gateway) {
         running = m_gateway->isRunning();
         stopping = m_gateway->isStopping();
-        accepting = running && !stopping;
+        accepting = running && !stopping && !m_gateway->isPaused();
     } else if (m_status) {
         running = m_status->running;
         stopping = m_status->stopping;
@@ -591,7 +596,10 @@ void MainWindow::syncGatewayActions()
     m_toggle->setChecked(accepting);
     m_toggle->setEnabled(!stopping && reachable && (m_gateway || running));
     if (m_gateway) {
-        m_toggle->setText(stopping ? tr("Gateway draining\u2026") : running ? tr("&Gateway on") : tr("&Gateway off"));
+        m_toggle->setText(stopping    ? tr("Gateway draining\u2026")
+                          : accepting ? tr("&Gateway on")
+                          : running   ? tr("&Gateway paused")
+                                      : tr("&Gateway off"));
         m_toggle->setToolTip(tr("Switch the gateway on or off (Ctrl+G). Off lets requests in flight finish."));
     } else {
         m_toggle->setText(stopping  ? tr("Gateway draining\u2026")
@@ -696,6 +704,10 @@ void MainWindow::onLinkStatus(const link::LinkStatus &s)
 
 void MainWindow::onCommandFinished(const QString &what, bool ok, const QString &message)
 {
+    // A read that failed is the link's business (its state says why, and the next poll tries again);
+    // the operator hears about commands.
+    if (what.startsWith(u"GET "_s))
+        return;
     if (!ok) {
         showError(tr("<b>%1</b> did not succeed: %2").arg(what.toHtmlEscaped(), message.toHtmlEscaped()));
         return;

@@ -1,5 +1,7 @@
 #include "requestlogfollower.h"
 
+using namespace Qt::Literals::StringLiterals;
+
 namespace switchyard::ui {
 
 RequestLogFollower::RequestLogFollower(QObject *parent) : QObject(parent) { }
@@ -21,6 +23,11 @@ void RequestLogFollower::setLink(link::GatewayLink *gatewayLink)
         if (s.state != link::LinkState::Connected)
             m_pending = false;
     });
+    m_connections << connect(gatewayLink, &link::GatewayLink::commandFinished, this,
+                             [this](const QString &what, bool ok, const QString &) {
+                                 if (!ok && what.startsWith(u"GET /api/requests"_s))
+                                     m_pending = false;
+                             });
 }
 
 void RequestLogFollower::poll()
