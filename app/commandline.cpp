@@ -57,7 +57,12 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         u"export-bifrost"_s,
         CommandLine::tr("Print the config FILE without Switchyard's own section, for Bifrost."),
         CommandLine::tr("FILE"));
-    p.addOptions({headless, demo, config, listen, check, exportBifrost});
+    const QCommandLineOption connectTo(
+        u"connect"_s,
+        CommandLine::tr("Open the panel on a remote gateway (its management API). The admin key comes from "
+                        "SWITCHYARD_ADMIN_KEY, else it is asked for."),
+        u"URL"_s);
+    p.addOptions({headless, demo, config, listen, check, exportBifrost, connectTo});
     if (!p.parse(arguments)) {
         std::fprintf(stderr, "switchyard: %s\nTry --help.\n", qPrintable(p.errorText()));
         out.exitCode = 2;
@@ -85,8 +90,13 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     o.listen = p.value(listen);
     o.checkConfigPath = p.value(check);
     o.exportBifrostPath = p.value(exportBifrost);
+    o.connectUrl = p.value(connectTo);
     if (o.demo && !o.configPath.isEmpty()) {
         std::fprintf(stderr, "switchyard: --demo and --config exclude each other\n");
+        out.exitCode = 2;
+    } else if (!o.connectUrl.isEmpty() && (o.headless || o.demo || !o.configPath.isEmpty() || !o.listen.isEmpty())) {
+        // The remote gateway has its own config and address; this process runs no gateway.
+        std::fprintf(stderr, "switchyard: --connect excludes --headless, --demo, --config and --listen\n");
         out.exitCode = 2;
     }
     return out;

@@ -16,6 +16,7 @@ struct Options
     QString listen;          // "HOST:PORT" overriding the config
     QString checkConfigPath; // --check-config FILE
     QString exportBifrostPath;
+    QString connectUrl;      // --connect URL: the panel on a remote gateway (admin key: SWITCHYARD_ADMIN_KEY or asked)
 };
 
 struct ParsedCommandLine

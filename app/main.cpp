@@ -59,6 +59,8 @@ int main(int argc, char **argv)
     if (o.headless)
         return app::runHeadless(o);
 #ifdef SWITCHYARD_HAVE_UI
+    if (!o.connectUrl.isEmpty())
+        return ui::runRemotePanel(o.connectUrl);
     return ui::runPanel(o.configPath, o.listen, o.demo);
 #else
     std::fprintf(stderr, "switchyard: built without the panel; use --headless\n");

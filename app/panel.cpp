@@ -5,11 +5,14 @@
 #include "demofleet.h"
 #include "gateway.h"
 #include "mainwindow.h"
+#include "remotelink.h"
 #include "signalwatcher.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QIcon>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QStandardPaths>
 #include <cstdio>
 
@@ -21,6 +24,46 @@ namespace {
 // The gateway's worker threads yield to the GUI thread under full load (Gateway::setWorkerNice).
 constexpr int PanelWorkerNice = 5;
 } // namespace
+
+namespace {
+void setUpApplication()
+{
+    QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)
+    // The desktop entry (packaging/): lets Wayland compositors and docks match the window to its icon.
+    QGuiApplication::setDesktopFileName(u"io.github.switchyard.Switchyard"_s);
+    QApplication::setWindowIcon(QIcon(u":/icons/switchyard-256.png"_s));
+}
+} // namespace
+
+int runRemotePanel(const QString &url)
+{
+    setUpApplication();
+    // The key never goes on the command line (it would show in ps and the shell's history).
+    QString key = qEnvironmentVariable("SWITCHYARD_ADMIN_KEY");
+    if (key.isEmpty()) {
+        bool ok = false;
+        key = QInputDialog::getText(nullptr, QObject::tr("Connect to a gateway"),
+                                    QObject::tr("Admin key for %1 (empty: none, for a gateway on loopback without keys):")
+                                        .arg(url),
+                                    QLineEdit::Password, QString(), &ok);
+        if (!ok)
+            return 1;
+    }
+    auto made = app::makeRemoteLink(QUrl::fromUserInput(url), key);
+    key.fill(u'\0');
+    if (!made) {
+        std::fprintf(stderr, "switchyard: --connect %s: %s\n", qPrintable(url), qPrintable(made.error()));
+        return 2;
+    }
+    std::unique_ptr<link::GatewayLink> gatewayLink = std::move(*made);
+    MainWindow window(gatewayLink.get(), nullptr, nullptr);
+
+    app::SignalWatcher watcher;
+    QObject::connect(&watcher, &app::SignalWatcher::terminateRequested, &window, [&](int) { window.quitDraining(); });
+    QObject::connect(&window, &MainWindow::quitFinished, qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+    window.show();
+    return QApplication::exec();
+}
 
 int runPanel(const QString &configPath, const QString &listen, bool demo)
 {
@@ -35,10 +78,7 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
         std::fprintf(stderr, "switchyard: --listen %s: %s\n", qPrintable(listen), qPrintable(set.error()));
         return 2;
     }
-    QApplication::setQuitOnLastWindowClosed(false); // the window says when (after draining)
-    // The desktop entry (packaging/): lets Wayland compositors and docks match the window to its icon.
-    QGuiApplication::setDesktopFileName(u"io.github.switchyard.Switchyard"_s);
-    QApplication::setWindowIcon(QIcon(u":/icons/switchyard-256.png"_s));
+    setUpApplication();
 
     MainWindow window(&gateway, &controller);
 

@@ -12,4 +12,8 @@ namespace switchyard::ui {
 // process exit code.
 int runPanel(const QString &configPath, const QString &listen, bool demo);
 
+// Runs the panel on a remote gateway (switchyard --connect URL) until the user quits; the gateway keeps
+// running. The admin key comes from SWITCHYARD_ADMIN_KEY, else a masked prompt (cancelled: exit 1).
+int runRemotePanel(const QString &url);
+
 } // namespace switchyard::ui

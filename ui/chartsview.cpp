@@ -150,11 +150,11 @@ QColor ChartsView::nodeColor(const QString &node)
 }
 
 ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString &label, const QColor &color, qreal width,
-                                   Qt::PenStyle style)
+                                   Qt::PenStyle style, const Source &source)
 {
     if (Line *existing = m_lines.value(id))
         return *existing;
-    auto *l = new Line{chart, label, new QLineSeries(), MetricHistory()};
+    auto *l = new Line{chart, label, new QLineSeries(), MetricHistory(), source};
     l->series->setName(label);
     QPen pen(color, width, style);
     pen.setCapStyle(Qt::RoundCap);
@@ -194,47 +194,143 @@ ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString
     return *l;
 }
 
-void ChartsView::record(const QString &id, Chart chart, const QString &label, const QColor &color, double value,
-                        qreal width, Qt::PenStyle style)
+void ChartsView::record(Line &l, double value)
 {
-    line(id, chart, label, color, width, style).history.add(m_lastSampleMs, value);
+    l.history.add(m_lastSampleMs, value);
+    l.live.push(QPointF(double(m_lastSampleMs), value));
 }
 
-void ChartsView::addSample(const MonitorSample &s)
+void ChartsView::setLink(link::GatewayLink *gatewayLink)
 {
-    m_lastSampleMs = s.timeMs;
-    record(u"tokens/total"_s, Chart::Tokens, tr("All nodes"), TotalColor, s.tokensPerSec, 2.5);
-    for (const NodeSample &n : s.nodes) {
-        const QString &name = n.snapshot.name;
-        record(u"tokens/node/"_s + name, Chart::Tokens, name, nodeColor(name), n.tokensPerSec);
+    for (const QMetaObject::Connection &c : std::as_const(m_linkConnections))
+        disconnect(c);
+    m_linkConnections.clear();
+    m_link = gatewayLink;
+    m_lastStatus.reset();
+    m_needsHistory = gatewayLink != nullptr;
+    if (!gatewayLink)
+        return;
+    m_linkState = gatewayLink->linkStatus().state;
+    m_linkConnections << connect(gatewayLink, &link::GatewayLink::statusChanged, this, [this](const link::GatewayStatus &s) {
+        addStatus(s, QDateTime::currentMSecsSinceEpoch());
+    });
+    m_linkConnections << connect(gatewayLink, &link::GatewayLink::historyFetched, this, &ChartsView::fillHistory);
+    m_linkConnections << connect(gatewayLink, &link::GatewayLink::linkStatusChanged, this, [this](const link::LinkStatus &s) {
+        // Back after a gap: the gateway kept counting meanwhile; its history fills the gap.
+        if (s.state == link::LinkState::Connected && m_linkState != link::LinkState::Connected)
+            m_needsHistory = true;
+        m_linkState = s.state;
+    });
+}
+
+void ChartsView::requestHistory()
+{
+    if (!m_link || !m_lastStatus)
+        return;
+    m_needsHistory = false;
+    m_link->fetchHistory(stats::SecondsHistory::GatewaySeries, stats::SecondsHistory::Capacity);
+    for (const link::NodeStatus &n : m_lastStatus->nodes)
+        m_link->fetchHistory(n.name, stats::SecondsHistory::Capacity);
+}
+
+std::optional<double> ChartsView::valueOf(const stats::SecondSample &s, Field field)
+{
+    auto latency = [](float ms) { return ms < 0 ? std::nullopt : std::optional<double>(double(ms) / 1000.0); };
+    switch (field) {
+    case Field::None:
+        return std::nullopt;
+    case Field::CompletionTokens:
+        return double(s.completionTokens);
+    case Field::Requests:
+        return double(s.requests);
+    case Field::Errors:
+        return double(s.errors);
+    case Field::LatencyP50:
+        return latency(s.latencyP50Ms);
+    case Field::LatencyP95:
+        return latency(s.latencyP95Ms);
+    case Field::InFlight:
+        return double(s.inFlight);
     }
-    record(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, s.requestsPerSec, 2.5);
-    record(u"requests/errors"_s, Chart::Requests, tr("Errors (5xx)"), ErrorColor, s.errorsPerSec);
+    return std::nullopt;
+}
+
+void ChartsView::fillHistory(const QString &series, const QList<stats::SecondSample> &samples)
+{
+    if (samples.isEmpty())
+        return;
+    const qint64 endMs = (samples.last().second + 1) * 1000;
+    for (const QString &id : std::as_const(m_order)) {
+        Line *l = m_lines.value(id);
+        if (l->source.series != series || l->source.field == Field::None)
+            continue;
+        MetricHistory filled;
+        for (const stats::SecondSample &s : samples) {
+            if (const auto v = valueOf(s, l->source.field))
+                filled.add(s.second * 1000, *v);
+        }
+        // Live points newer than the history's last second stay (they are what the gateway said since).
+        for (qsizetype i = 0; i < l->live.size(); ++i) {
+            const QPointF &p = l->live.at(i);
+            if (qint64(p.x()) >= endMs)
+                filled.add(qint64(p.x()), p.y());
+        }
+        l->history = std::move(filled);
+    }
+    m_lastSampleMs = std::max(m_lastSampleMs, endMs - 1);
+    m_dirty = true;
+    if (isVisible() && !m_paused)
+        refreshNow();
+}
+
+void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
+{
+    m_lastSampleMs = std::max(m_lastSampleMs, timeMs);
+    const QString all = stats::SecondsHistory::GatewaySeries;
+    record(line(u"tokens/total"_s, Chart::Tokens, tr("All nodes"), TotalColor, 2.5, Qt::SolidLine,
+                {all, Field::CompletionTokens}),
+           s.rates.tokensPerSecond);
+    for (const link::NodeStatus &n : s.nodes) {
+        record(line(u"tokens/node/"_s + n.name, Chart::Tokens, n.name, nodeColor(n.name), 2, Qt::SolidLine,
+                    {n.name, Field::CompletionTokens}),
+               n.rates.tokensPerSecond);
+    }
+    record(line(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, 2.5, Qt::SolidLine, {all, Field::Requests}),
+           s.rates.requestsPerSecond);
+    record(line(u"requests/errors"_s, Chart::Requests, tr("Errors (5xx)"), ErrorColor, 2, Qt::SolidLine, {all, Field::Errors}),
+           s.rates.errorsPerSecond);
     const QColor p50(0x2c, 0xa0, 0x2c), p95(0xe0, 0x8e, 0x00), ttft(0x94, 0x67, 0xbd);
     // Latency lines exist from the start (so the legend is stable) and get points only when there are requests.
-    Line &l50 = line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50);
-    Line &l95 = line(u"latency/p95"_s, Chart::Latency, tr("p95"), p95);
+    Line &l50 = line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50, 2, Qt::SolidLine, {all, Field::LatencyP50});
+    Line &l95 = line(u"latency/p95"_s, Chart::Latency, tr("p95"), p95, 2, Qt::SolidLine, {all, Field::LatencyP95});
+    // The history has no time-to-first-token p95: this line is live only.
     Line &lt = line(u"latency/ttft-p95"_s, Chart::Latency, tr("Time to first token p95"), ttft, 2, Qt::DashLine);
-    if (s.latencyP50Ms)
-        l50.history.add(s.timeMs, *s.latencyP50Ms / 1000.0);
-    if (s.latencyP95Ms)
-        l95.history.add(s.timeMs, *s.latencyP95Ms / 1000.0);
-    if (s.ttftP95Ms)
-        lt.history.add(s.timeMs, *s.ttftP95Ms / 1000.0);
-    for (const NodeSample &n : s.nodes) {
-        const QString &name = n.snapshot.name;
-        record(u"queue/inflight/"_s + name, Chart::Queue, tr("%1 in flight").arg(name), nodeColor(name),
-               double(n.snapshot.counters.inFlight));
-        if (n.health.waiting)
-            record(u"queue/waiting/"_s + name, Chart::Queue, tr("%1 waiting").arg(name), nodeColor(name),
-                   double(*n.health.waiting), 2, Qt::DashLine);
+    if (s.window.latencyP50Ms)
+        record(l50, *s.window.latencyP50Ms / 1000.0);
+    if (s.window.latencyP95Ms)
+        record(l95, *s.window.latencyP95Ms / 1000.0);
+    if (s.window.ttftP95Ms)
+        record(lt, *s.window.ttftP95Ms / 1000.0);
+    for (const link::NodeStatus &n : s.nodes) {
+        record(line(u"queue/inflight/"_s + n.name, Chart::Queue, tr("%1 in flight").arg(n.name), nodeColor(n.name), 2,
+                    Qt::SolidLine, {n.name, Field::InFlight}),
+               double(n.inFlight));
+        if (n.waiting)
+            record(line(u"queue/waiting/"_s + n.name, Chart::Queue, tr("%1 waiting").arg(n.name), nodeColor(n.name), 2,
+                        Qt::DashLine),
+                   *n.waiting);
     }
     m_dirty = true;
+    m_lastStatus = s;
+    if (m_needsHistory && isVisible())
+        requestHistory();
 }
 
 void ChartsView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (m_needsHistory)
+        requestHistory();
     if (m_dirty && !m_paused)
         refreshNow(); // hidden, it only recorded: catch up at once rather than at the next tick
 }

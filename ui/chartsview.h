@@ -1,13 +1,20 @@
 #pragma once
 
-// Live charts over the monitor's samples: output tokens/s per node and in total, requests/s and
-// errors/s, latency p50/p95 (and time to first token p95), queue depth per node. Every sample goes
-// into a MetricHistory (bounded, averaged per window); the lines are redrawn with replace() from a
-// coalescing timer (2 Hz for the 1 min window, slower for the long ones), never per sample, and not
+// Live charts of what a GatewayLink reports: output tokens/s per node and in total, requests/s and
+// errors/s, latency p50/p95 (and time to first token p95), queue depth per node. Each status the link
+// delivers adds a point to every line (the gateway's own rates and windowed percentiles); the past is
+// filled from the gateway's per-second history (fetchHistory) when a link attaches or comes back, once
+// the view is shown, so a panel attached to a gateway that ran for an hour shows that hour. Every point
+// goes into a MetricHistory (bounded, averaged per window); the lines are redrawn with replace() from a
+// coalescing timer (2 Hz for the 1 min window, slower for the long ones), never per status, and not
 // while paused. Animations are off. Clicking a legend entry hides or shows its line.
 
-#include "gatewaymonitor.h"
+#include "link/gatewaylink.h"
 #include "metrichistory.h"
+#include "ringbuffer.h"
+#include "stats/secondshistory.h"
+
+#include <QPointer>
 
 #include <QHash>
 #include <QWidget>
@@ -35,8 +42,18 @@ public:
     explicit ChartsView(QWidget *parent = nullptr);
     ~ChartsView() override;
 
-    // Records a sample into the histories; the lines follow at the next refresh.
-    void addSample(const MonitorSample &sample);
+    // Follows a link: its statuses become points, its history fills the past (fetched when the view is
+    // shown). Null detaches. The link must outlive the view or be detached first.
+    void setLink(link::GatewayLink *gatewayLink);
+    // Records a status into the histories (timeMs: when it arrived); the lines follow at the next refresh.
+    void addStatus(const link::GatewayStatus &status, qint64 timeMs);
+    // The per-second history of one series (a node's name or SecondsHistory::GatewaySeries), oldest
+    // first: it replaces the points its lines have up to its last second; newer live points stay.
+    void fillHistory(const QString &series, const QList<stats::SecondSample> &samples);
+    // Asks the link for the last hour of every series shown (done by itself when shown after a link
+    // attached or came back).
+    void requestHistory();
+    bool historyPending() const { return m_needsHistory; }
 
     void setWindow(TimeWindow window);
     TimeWindow window() const { return m_window; }
@@ -61,12 +78,22 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    // Which number of a per-second history sample a line draws.
+    enum class Field { None, CompletionTokens, Requests, Errors, LatencyP50, LatencyP95, InFlight };
+    struct Source
+    {
+        QString series; // the history series (node name or "*"); empty: live only
+        Field field;    // (no default member initialiser: GCC 12 rejects `= {}` arguments of such a type)
+    };
+    static constexpr qsizetype LivePointsKept = 128; // ~30 s of statuses: what a history fill keeps
     struct Line
     {
         Chart chart;
         QString label;
         QLineSeries *series = nullptr;
         MetricHistory history;
+        Source source;
+        RingBuffer<QPointF> live{LivePointsKept};
     };
     struct Panel
     {
@@ -78,9 +105,9 @@ private:
     };
 
     Line &line(const QString &id, Chart chart, const QString &label, const QColor &color, qreal width = 2,
-               Qt::PenStyle style = Qt::SolidLine);
-    void record(const QString &id, Chart chart, const QString &label, const QColor &color, double value,
-                qreal width = 2, Qt::PenStyle style = Qt::SolidLine);
+               Qt::PenStyle style = Qt::SolidLine, const Source &source = Source{QString(), Field::None});
+    void record(Line &line, double value);
+    static std::optional<double> valueOf(const stats::SecondSample &sample, Field field);
     QColor nodeColor(const QString &node);
     void exportPngInteractive();
     void exportCsvInteractive();
@@ -99,6 +126,11 @@ private:
     bool m_paused = false;
     bool m_dirty = false;
     qint64 m_lastSampleMs = 0;
+    QPointer<link::GatewayLink> m_link;
+    QList<QMetaObject::Connection> m_linkConnections;
+    std::optional<link::GatewayStatus> m_lastStatus;
+    bool m_needsHistory = false;
+    link::LinkState m_linkState = link::LinkState::Connecting;
 };
 
 } // namespace switchyard::ui

@@ -5,11 +5,14 @@
 #include "chat/chatconsole.h"
 #include "config/configcontroller.h"
 #include "config/configeditor.h"
+#include "config/remoteconfig.h"
 #include "config/configloader.h"
 #include "eventlooplag.h"
 #include "gateway.h"
+#include "link/localgatewaylink.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
+#include "requestlogfollower.h"
 #include "requestsview.h"
 #include "settingsdialog.h"
 #include "simnode/simnode.h"
@@ -51,15 +54,21 @@ const QString LastConfigKey = u"config/lastPath"_s;
 MainWindow::MainWindow(Gateway *gateway, QWidget *parent) : MainWindow(gateway, nullptr, parent) {}
 
 MainWindow::MainWindow(Gateway *gateway, config::ConfigController *controller, QWidget *parent)
-    : QMainWindow(parent), m_gateway(gateway),
-      m_config(controller ? controller : new config::ConfigController(gateway, this)),
-      m_monitor(new GatewayMonitor(gateway, this)), m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)),
+    : MainWindow(static_cast<link::GatewayLink *>(nullptr), gateway, controller, parent)
+{
+}
+
+MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config::ConfigController *controller,
+                       QWidget *parent)
+    : QMainWindow(parent), m_link(gatewayLink ? gatewayLink : new link::LocalGatewayLink(gateway, this)),
+      m_gateway(gateway), m_config(controller ? controller : new config::ConfigController(gateway, this)),
+      m_requestLog(new RequestLogFollower(this)), m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)),
       m_charts(new ChartsView(this)), m_requests(new RequestsView(this)),
       m_configEditor(new ConfigEditor(m_config, this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
-      m_stateText(new QLabel(this)), m_urlText(new QLabel(this)), m_ratesText(new QLabel(this)),
-      m_language(i18n::languageSetting())
+      m_stateText(new QLabel(this)), m_gatewayText(new QLabel(this)), m_urlText(new QLabel(this)),
+      m_ratesText(new QLabel(this)), m_language(i18n::languageSetting())
 {
     setObjectName(u"switchyardMainWindow"_s);
     setWindowTitle(tr("Switchyard[*]"));
@@ -106,8 +115,11 @@ MainWindow::MainWindow(Gateway *gateway, config::ConfigController *controller, Q
 
     m_stateIcon->setFixedSize(16, 16);
     m_urlText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gatewayText->setObjectName(u"gatewayName"_s);
+    m_gatewayText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(m_stateIcon);
     statusBar()->addWidget(m_stateText);
+    statusBar()->addWidget(m_gatewayText);
     statusBar()->addWidget(m_urlText, 1);
     statusBar()->addPermanentWidget(m_ratesText);
     installLagIndicator(this); // the GUI thread's own responsiveness (docs/PERFORMANCE.md)
@@ -116,19 +128,25 @@ MainWindow::MainWindow(Gateway *gateway, config::ConfigController *controller, Q
     // label's first CJK text is taller. Hidden explicitly, they stay hidden until the message goes.
     connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
         for (QWidget *w : {static_cast<QWidget *>(m_stateIcon), static_cast<QWidget *>(m_stateText),
-                           static_cast<QWidget *>(m_urlText)})
+                           static_cast<QWidget *>(m_gatewayText), static_cast<QWidget *>(m_urlText)})
             w->setVisible(message.isEmpty());
     });
 
     createActions();
     createTray();
 
-    connect(m_monitor, &GatewayMonitor::sampled, this, &MainWindow::onSample);
-    connect(m_monitor, &GatewayMonitor::requestsFinished, m_requests, &RequestsView::append);
-    connect(m_gateway, &Gateway::runningChanged, this, &MainWindow::syncGatewayActions);
+    if (m_gateway) {
+        connect(m_gateway, &Gateway::runningChanged, this, &MainWindow::syncGatewayActions);
+        connect(m_gateway, &Gateway::pausedChanged, this, &MainWindow::syncGatewayActions);
+    }
+    connect(m_requestLog, &RequestLogFollower::recordsArrived, this,
+            [this](const QList<stats::RequestRecord> &records, qint64 dropped) {
+                m_requests->append(records, dropped);
+                m_nodes->addRequests(records);
+            });
     connect(m_nodes, &NodesView::drainRequested, this, &MainWindow::setNodeDraining);
     connect(m_nodes, &NodesView::probeRequested, this, [this](const QString &node) {
-        m_gateway->probeNow(node);
+        m_link->nodeAction(node, link::NodeAction::Probe);
     });
     connect(m_nodes, &NodesView::faultRequested, this, &MainWindow::setSimulatedFault);
     connect(m_nodes, &NodesView::startDemoRequested, this, &MainWindow::demoRequested);
@@ -146,15 +164,47 @@ MainWindow::MainWindow(Gateway *gateway, config::ConfigController *controller, Q
     restoreState(settings.value(StateKey).toByteArray());
     m_tabs->setCurrentIndex(qBound(0, settings.value(ViewKey, 0).toInt(), m_tabs->count() - 1));
 
+    attachLink();
     syncGatewayActions();
-    m_monitor->sampleNow();
-    m_monitor->start();
 }
 
 MainWindow::~MainWindow()
 {
-    m_monitor->stop();
+    if (m_link->parent() == this)
+        m_link->stop();
     m_faultPool.waitForDone();
+}
+
+void MainWindow::attachLink()
+{
+    const bool remote = isRemote();
+    m_nodes->setLocalActionsAvailable(!remote);
+    for (QAction *a : {m_openConfig, m_startDemo, m_addNodes})
+        a->setVisible(!remote);
+    m_gatewayText->setText(tr("Gateway: %1").arg(m_link->displayName()));
+    m_gatewayText->setToolTip(remote ? tr("A remote gateway, seen over its management API")
+                                     : tr("The gateway running inside this panel"));
+    connect(m_link, &link::GatewayLink::statusChanged, this, &MainWindow::onStatus);
+    connect(m_link, &link::GatewayLink::linkStatusChanged, this, &MainWindow::onLinkStatus);
+    connect(m_link, &link::GatewayLink::commandFinished, this, &MainWindow::onCommandFinished);
+    if (remote) {
+        // The editor shows the gateway's running config and applies over the link; chat goes to it too.
+        m_remoteConfig = new RemoteConfig(m_link, m_configEditor, this);
+        m_chat->setRemoteGateway(m_link->apiUrl(), m_link->clientKey());
+        m_bench->setRemoteGateway(m_link->apiUrl().toString(), m_link->clientKey());
+    }
+    m_charts->setLink(m_link);
+    m_requestLog->setLink(m_link);
+    m_linkStatus = m_link->linkStatus();
+    m_status = m_link->status();
+    updateTitle();
+    m_link->start();
+    if (m_status) {
+        onStatus(*m_status);
+    } else {
+        updateIndicator();
+        updateStatusBar();
+    }
 }
 
 void MainWindow::connectConfig()
@@ -233,8 +283,9 @@ void MainWindow::createActions()
     });
     gw->addAction(m_toggle);
     m_copyUrl = gw->addAction(tr("&Copy gateway URL"), this, [this] {
-        if (!m_gateway->listenUrl().isEmpty())
-            QGuiApplication::clipboard()->setText(m_gateway->listenUrl());
+        const QString url = m_gateway ? m_gateway->listenUrl() : m_link->apiUrl().toString();
+        if (!url.isEmpty())
+            QGuiApplication::clipboard()->setText(url);
     });
     m_copyUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
 
@@ -328,7 +379,7 @@ void MainWindow::onWelcomeFinished(WelcomeDialog *dialog)
         break;
     case WelcomeDialog::Choice::NodesWritten:
         if (openConfigFile(dialog->writtenPath())) {
-            if (!m_gateway->isRunning() && !m_gateway->isStopping())
+            if (m_gateway && !m_gateway->isRunning() && !m_gateway->isStopping())
                 startGateway();
             statusBar()->showMessage(tr("Config written to %1").arg(dialog->writtenPath()), 15000);
         }
@@ -400,7 +451,7 @@ void MainWindow::openConfigInteractive()
                                                       tr("Config files (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
-    if (openConfig(path, false) && !m_gateway->isRunning() && !m_gateway->isStopping())
+    if (openConfig(path, false) && m_gateway && !m_gateway->isRunning() && !m_gateway->isStopping())
         startGateway();
 }
 
@@ -414,7 +465,10 @@ void MainWindow::showConfigText(const QString &json, const QString &source)
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(m_configSource.isEmpty() ? tr("Switchyard[*]") : tr("Switchyard \u2014 %1[*]").arg(m_configSource));
+    // Which gateway is shown, always: this process's or a remote one's URL.
+    const QString gateway = m_link->displayName();
+    setWindowTitle(m_configSource.isEmpty() ? tr("Switchyard \u2014 %1[*]").arg(gateway)
+                                            : tr("Switchyard \u2014 %1 \u2014 %2[*]").arg(m_configSource, gateway));
     setWindowModified(m_configEditor && m_configEditor->isModified());
 }
 
@@ -431,7 +485,7 @@ void MainWindow::onConfigApplied(const Gateway::ApplyResult &result, const QStri
         // A running gateway keeps its old address when the new one cannot be bound.
         showError(u"<b>"_s % tr("The new listen address cannot be used.").toHtmlEscaped() % u"</b> "_s
                   % result.listenError.toHtmlEscaped() % u"<br>"_s
-                  % tr("The gateway keeps listening on %1.").arg(m_gateway->listenUrl()).toHtmlEscaped());
+                  % tr("The gateway keeps listening on %1.").arg(m_gateway ? m_gateway->listenUrl() : QString()).toHtmlEscaped());
     } else if (const auto host = m_config->exposedHost()) {
         // The operator opted out of the safe default: say so every time, not only in the file.
         showError(u"<b>"_s % tr("The gateway is reachable from the network without API keys.").toHtmlEscaped()
@@ -440,28 +494,30 @@ void MainWindow::onConfigApplied(const Gateway::ApplyResult &result, const QStri
                        "is true). Set switchyard.api_keys to require a key.")
                         .arg(*host)
                         .toHtmlEscaped());
-    } else if (m_gateway->isRunning() && !result.changes.isEmpty()) {
+    } else if (m_gateway && m_gateway->isRunning() && !result.changes.isEmpty()) {
         // (Applying never starts or stops the gateway: running now is running before.)
         statusBar()->showMessage(tr("Configuration applied: %1").arg(result.changes.summary()), 15000);
     }
-    m_monitor->sampleNow();
 }
 
 void MainWindow::setDemoNodes(std::vector<sim::SimNode *> nodes)
 {
     m_demoNodes = nodes;
-    QSet<QString> names;
-    for (sim::SimNode *n : nodes)
-        names.insert(n->options().name);
-    m_nodes->setSimulatedNodes(names);
-    m_monitor->setHealthSource(std::make_unique<DemoHealthSource>(std::move(nodes)));
-    m_monitor->sampleNow();
+    m_nodes->setSimulatedNodes(SimulatedNodes(std::move(nodes)));
 }
 
 bool MainWindow::startGateway()
 {
-    if (m_gateway->isRunning())
+    if (!m_gateway) {
+        // A remote gateway is never started from here, only resumed (the link answers with commandFinished).
+        m_link->setAccepting(true);
         return true;
+    }
+    if (m_gateway->isRunning()) {
+        if (m_gateway->isPaused()) // paused over the API (POST /api/gateway/pause): on again
+            m_gateway->setPaused(false);
+        return true;
+    }
     const auto url = m_gateway->start();
     if (!url) {
         m_lastStartFailed = true;
@@ -485,22 +541,25 @@ bool MainWindow::startGateway()
         if (!bannerText().isEmpty() && m_banner->property("kind").toString() == u"error"_s)
             hideBanner();
     }
-    m_monitor->sampleNow();
+    updateIndicator();
+    updateStatusBar();
     syncGatewayActions();
     return bool(url);
 }
 
 void MainWindow::stopGateway()
 {
+    if (!m_gateway) {
+        m_link->setAccepting(false); // paused: new requests get 503, in-flight ones finish
+        return;
+    }
     m_gateway->stop();
-    m_monitor->sampleNow();
     syncGatewayActions();
 }
 
 void MainWindow::setNodeDraining(const QString &node, bool drained)
 {
-    m_gateway->setNodeDraining(node, drained);
-    m_monitor->sampleNow();
+    m_link->nodeAction(node, drained ? link::NodeAction::Drain : link::NodeAction::Enable);
 }
 
 void MainWindow::setSimulatedFault(const QString &node, sim::FaultMode mode)
@@ -514,7 +573,7 @@ void MainWindow::setSimulatedFault(const QString &node, sim::FaultMode mode)
             n->setFault(mode);
             QMetaObject::invokeMethod(qApp, [self, node] {
                 if (self)
-                    self->m_gateway->probeNow(node);
+                    self->m_link->nodeAction(node, link::NodeAction::Probe);
             });
         });
     }
@@ -522,28 +581,56 @@ void MainWindow::setSimulatedFault(const QString &node, sim::FaultMode mode)
 
 void MainWindow::syncGatewayActions()
 {
-    const bool running = m_gateway->isRunning();
-    const bool stopping = m_gateway->isStopping();
-    m_toggle->setChecked(running && !stopping);
-    m_toggle->setEnabled(!stopping);
-    m_toggle->setText(stopping ? tr("Gateway draining\u2026") : running ? tr("&Gateway on") : tr("&Gateway off"));
-    m_copyUrl->setEnabled(running);
-    m_toggle->setIcon(gatewayToggleIcon(running && !stopping));
+    // This process's gateway is asked directly (a start shows at once); a remote one by its last status.
+    bool running = false, stopping = false, accepting = false;
+    if (m_gateway) {
+        running = m_gateway->isRunning();
+        stopping = m_gateway->isStopping();
+        accepting = running && !stopping && !m_gateway->isPaused();
+    } else if (m_status) {
+        running = m_status->running;
+        stopping = m_status->stopping;
+        accepting = m_status->accepting;
+    }
+    const bool reachable = m_gateway || m_linkStatus.state == link::LinkState::Connected;
+    m_toggle->setChecked(accepting);
+    m_toggle->setEnabled(!stopping && reachable && (m_gateway || running));
+    if (m_gateway) {
+        m_toggle->setText(stopping    ? tr("Gateway draining\u2026")
+                          : accepting ? tr("&Gateway on")
+                          : running   ? tr("&Gateway paused")
+                                      : tr("&Gateway off"));
+        m_toggle->setToolTip(tr("Switch the gateway on or off (Ctrl+G). Off lets requests in flight finish."));
+    } else {
+        m_toggle->setText(stopping  ? tr("Gateway draining\u2026")
+                          : accepting ? tr("&Gateway on")
+                          : running   ? tr("&Gateway paused")
+                                      : tr("&Gateway off"));
+        m_toggle->setToolTip(tr("Pause or resume the remote gateway (Ctrl+G). Paused, it answers new requests "
+                                "with 503; requests in flight finish."));
+    }
+    m_copyUrl->setEnabled(m_gateway ? running : !m_link->apiUrl().isEmpty());
+    m_toggle->setIcon(gatewayToggleIcon(accepting));
 }
 
-void MainWindow::updateIndicator(const MonitorSample &s)
+void MainWindow::updateIndicator()
 {
-    const GatewayIndicator ind = gatewayIndicator(s, m_lastStartFailed);
+    const GatewayIndicator ind = gatewayIndicator(m_status, m_linkStatus, m_lastStartFailed);
     QString tip = tr("Switchyard: %1").arg(gatewayIndicatorText(ind));
-    if (s.running)
-        tip += u'\n' % s.listenUrl;
+    tip += u'\n' % tr("Gateway: %1").arg(m_link->displayName());
+    if (m_linkStatus.state != link::LinkState::Connected)
+        tip += u'\n' % linkStateText(m_linkStatus);
+    if (m_status && m_status->running)
+        tip += u'\n' % m_status->listenUrl;
     int down = 0, degraded = 0;
-    for (const NodeSample &n : s.nodes) {
-        down += n.health.state == NodeState::Down;
-        degraded += n.health.state == NodeState::Degraded;
+    if (m_status) {
+        for (const link::NodeStatus &n : m_status->nodes) {
+            down += n.state == health::NodeState::Down;
+            degraded += n.state == health::NodeState::Degraded;
+        }
+        if (!m_status->nodes.isEmpty())
+            tip += u'\n' % tr("Nodes: %1, down: %2, degraded: %3").arg(m_status->nodes.size()).arg(down).arg(degraded);
     }
-    if (!s.nodes.isEmpty())
-        tip += u'\n' % tr("Nodes: %1, down: %2, degraded: %3").arg(s.nodes.size()).arg(down).arg(degraded);
     if (m_tray && m_tray->toolTip() != tip)
         m_tray->setToolTip(tip);
     if (m_indicatorSet && ind == m_indicator)
@@ -558,27 +645,80 @@ void MainWindow::updateIndicator(const MonitorSample &s)
         m_tray->setIcon(icon);
         if (ind == GatewayIndicator::NodeDown && previous != GatewayIndicator::NodeDown)
             m_tray->showMessage(tr("Switchyard"), tr("A node is down."), QSystemTrayIcon::Warning);
+        if (ind == GatewayIndicator::Unreachable && previous != GatewayIndicator::Unreachable)
+            m_tray->showMessage(tr("Switchyard"), linkStateText(m_linkStatus), QSystemTrayIcon::Warning);
     }
 }
 
-void MainWindow::onSample(const MonitorSample &s)
+void MainWindow::updateStatusBar()
 {
-    m_nodes->setSample(s);
-    m_charts->addSample(s);
-    updateIndicator(s);
-    m_stateText->setText(gatewayIndicatorText(m_indicator));
-    m_urlText->setText(s.running ? s.listenUrl : QString());
+    // A gateway the panel cannot see: the link's state and why, not the last state it reported.
+    const bool seen = m_indicator != GatewayIndicator::Unreachable && m_indicator != GatewayIndicator::Connecting;
+    m_stateText->setText(seen ? gatewayIndicatorText(m_indicator) : linkStateText(m_linkStatus));
+    m_urlText->setText(m_status && m_status->running ? m_status->listenUrl : QString());
+    if (!m_status) {
+        m_ratesText->clear();
+        return;
+    }
     const QLocale l;
+    const link::GatewayStatus &s = *m_status;
     m_ratesText->setText(tr("%1 req/s \u00b7 %2 errors/s \u00b7 %3 tokens/s \u00b7 %4 in flight")
-                             .arg(NodesModel::formatRate(s.requestsPerSec), NodesModel::formatRate(s.errorsPerSec),
-                                  NodesModel::formatRate(s.tokensPerSec), l.toString(s.inFlight)));
-    if (m_gateway->isStopping() != !m_toggle->isEnabled())
+                             .arg(NodesModel::formatRate(s.rates.requestsPerSecond),
+                                  NodesModel::formatRate(s.rates.errorsPerSecond),
+                                  NodesModel::formatRate(s.rates.tokensPerSecond), l.toString(s.inFlight)));
+}
+
+void MainWindow::onStatus(const link::GatewayStatus &s)
+{
+    m_status = s;
+    // A remote gateway's config is read once it answers (again after it was lost, unless edited here).
+    if (m_remoteConfig && m_remoteConfigWanted && m_configEditor && !m_configEditor->isModified()) {
+        m_remoteConfigWanted = false;
+        m_remoteConfig->fetch();
+    }
+    m_nodes->setStatus(s);
+    updateIndicator();
+    updateStatusBar();
+    if (!m_gateway || m_gateway->isStopping() != !m_toggle->isEnabled())
         syncGatewayActions();
+}
+
+void MainWindow::onLinkStatus(const link::LinkStatus &s)
+{
+    const bool wasSeen = m_linkStatus.state == link::LinkState::Connected;
+    m_linkStatus = s;
+    const bool seen = s.state == link::LinkState::Connected;
+    if (seen && !wasSeen)
+        m_remoteConfigWanted = true;
+    if (!seen && s.state != link::LinkState::Connecting) {
+        showError(u"<b>"_s % tr("The panel cannot see the gateway %1.").arg(m_link->displayName()).toHtmlEscaped()
+                  % u"</b> "_s % linkStateText(s).toHtmlEscaped());
+        m_banner->setProperty("link", true);
+    } else if (seen && !wasSeen && m_banner->property("link").toBool()) {
+        hideBanner();
+    }
+    updateIndicator();
+    updateStatusBar();
+    syncGatewayActions();
+}
+
+void MainWindow::onCommandFinished(const QString &what, bool ok, const QString &message)
+{
+    // A read that failed is the link's business (its state says why, and the next poll tries again);
+    // the operator hears about commands.
+    if (what.startsWith(u"GET "_s))
+        return;
+    if (!ok) {
+        showError(tr("<b>%1</b> did not succeed: %2").arg(what.toHtmlEscaped(), message.toHtmlEscaped()));
+        return;
+    }
+    if (!m_gateway && (what == u"pause"_s || what == u"resume"_s || what == u"stop"_s || what == u"start"_s))
+        statusBar()->showMessage(message.isEmpty() ? tr("Gateway: %1 done").arg(what) : message, 8000);
 }
 
 QString MainWindow::statusText() const
 {
-    return QStringList{m_stateText->text(), m_urlText->text(), m_ratesText->text()}.join(u" | "_s);
+    return QStringList{m_stateText->text(), m_gatewayText->text(), m_urlText->text(), m_ratesText->text()}.join(u" | "_s);
 }
 
 void MainWindow::replaceView(View view, QWidget *widget, const QString &label)
@@ -606,9 +746,11 @@ void MainWindow::openInChat(const QString &node)
     if (!m_chat)
         return;
     QString model;
-    if (const config::ProviderConfig *p = m_gateway->config().provider(node)) {
-        for (const config::KeyConfig &k : p->keys) {
-            for (const QString &m : k.models) {
+    if (m_status) {
+        for (const link::NodeStatus &n : m_status->nodes) {
+            if (n.name != node)
+                continue;
+            for (const QString &m : n.models) {
                 if (model.isEmpty() && m != u"*")
                     model = m;
             }
@@ -630,6 +772,7 @@ MainWindow::View MainWindow::currentView() const
 
 void MainWindow::showError(const QString &html)
 {
+    m_banner->setProperty("link", false); // (set again by a link problem's own banner)
     m_banner->setProperty("kind", u"error"_s);
     m_banner->setStyleSheet(u"QFrame#banner { background: #fdecea; border: 1px solid #d43c3c; border-radius: 4px; }"
                             " QFrame#banner QLabel { color: #5f1512; background: transparent; }"_s);
@@ -639,6 +782,7 @@ void MainWindow::showError(const QString &html)
 
 void MainWindow::showNote(const QString &text)
 {
+    m_banner->setProperty("link", false);
     m_banner->setProperty("kind", u"note"_s);
     m_banner->setStyleSheet(u"QFrame#banner { background: #fff4de; border: 1px solid #e08e00; border-radius: 4px; }"
                             " QFrame#banner QLabel { color: #4a3000; background: transparent; }"_s);
@@ -653,6 +797,7 @@ QString MainWindow::bannerText() const
 
 void MainWindow::hideBanner()
 {
+    m_banner->setProperty("link", false);
     m_banner->hide();
     m_bannerText->clear();
 }
@@ -668,8 +813,9 @@ void MainWindow::requestQuit()
             return;
         }
     }
-    const qint64 inFlight = m_gateway->snapshot().inFlight;
-    if (!m_gateway->isRunning() || inFlight == 0) {
+    // A remote gateway keeps running when its panel quits.
+    const qint64 inFlight = m_gateway ? m_gateway->snapshot().inFlight : 0;
+    if (!m_gateway || !m_gateway->isRunning() || inFlight == 0) {
         quitDraining();
         return;
     }
@@ -699,7 +845,7 @@ void MainWindow::requestQuit()
 void MainWindow::quitDraining()
 {
     m_quitting = true;
-    if (!m_gateway->isRunning() && !m_gateway->isStopping()) {
+    if (!m_gateway || (!m_gateway->isRunning() && !m_gateway->isStopping())) {
         completeQuit();
         return;
     }
@@ -717,7 +863,7 @@ void MainWindow::completeQuit()
         return;
     saveSettings();
     m_closeAccepted = true;
-    m_monitor->stop();
+    m_link->stop();
     close();
     emit quitFinished();
 }

@@ -3,14 +3,19 @@
 // The panel's main window: one tab per view (Nodes, Charts, Requests, Config editor, Chat, Benchmark), a
 // toolbar and menu with the gateway toggle, a status bar with the gateway's state and rates, and a
 // system-tray icon whose colour tells the state (when the platform has a tray).
-// It owns the GatewayMonitor that feeds every view; it never touches a socket. Configs are put into service
-// by the config controller (gateway/config/, shared with PUT /api/config); the window shows what it reports.
+// Every view sees the gateway through one link::GatewayLink: the gateway of this process
+// (LocalGatewayLink) or a remote one over its management API. The window never touches a socket. The
+// title and the status bar always say which gateway is shown, and a link that cannot see its gateway
+// (unreachable, a wrong key) says so with the reason. For this process's gateway, the window also does
+// what only it can: demo nodes and their faults, listening on and off, opening config files; configs
+// are put into service by the config controller (gateway/config/, shared with PUT /api/config). On a
+// remote gateway the toggle pauses and resumes it, node actions and Apply go over the link.
 // Opening a config and quitting go through the config editor, so unsaved edits are never dropped without
 // asking.
 
 #include "config/config.h"
 #include "gateway.h"
-#include "gatewaymonitor.h"
+#include "link/gatewaylink.h"
 #include "simnode/simoptions.h"
 #include "language.h"
 #include "statusicons.h"
@@ -44,6 +49,8 @@ class ChartsView;
 class ChatConsole;
 class ConfigEditor;
 class NodesView;
+class RemoteConfig;
+class RequestLogFollower;
 class RequestsView;
 
 class MainWindow final : public QMainWindow
@@ -55,12 +62,20 @@ public:
     enum class View { Nodes, Charts, Requests, Config, Chat, Benchmark };
     Q_ENUM(View)
 
-    // The gateway must outlive the window. The window takes the gateway's request logger (see
-    // GatewayMonitor), so create it before the gateway's first start(). controller: the gateway's config
-    // controller, which must outlive the window too; without one the window makes its own.
+    // The gateway of this process, seen through a LocalGatewayLink the window makes. The gateway must
+    // outlive the window. controller: the gateway's config controller, which must outlive the window
+    // too; without one the window makes its own.
     explicit MainWindow(Gateway *gateway, QWidget *parent = nullptr);
     MainWindow(Gateway *gateway, config::ConfigController *controller, QWidget *parent = nullptr);
+    // Any gateway through its link (which must outlive the window; the window starts it). gateway and
+    // controller: this process's, when the link is to it (for what only this process can do); null for
+    // a remote gateway.
+    MainWindow(link::GatewayLink *link, Gateway *gateway, config::ConfigController *controller,
+               QWidget *parent = nullptr);
     ~MainWindow() override;
+
+    link::GatewayLink *gatewayLink() const { return m_link; }
+    bool isRemote() const { return m_gateway == nullptr; }
 
     // "HOST:PORT" from --listen: applied to every config this window loads (the controller's override).
     void setListenOverride(const QString &listen);
@@ -79,9 +94,11 @@ public:
     // menu offers fault modes. They must outlive the window.
     void setDemoNodes(std::vector<sim::SimNode *> nodes);
 
-    bool startGateway();  // false: why is shown in the window and the tray
+    // This process: listens / stops listening (false: why is shown in the window and the tray). A remote
+    // gateway: resumes / pauses it over the link (its answer arrives later; a refusal is shown).
+    bool startGateway();
     void stopGateway();   // graceful: in-flight requests finish
-    void setNodeDraining(const QString &node, bool drained);
+    void setNodeDraining(const QString &node, bool drained); // over the link, local or remote
     void setSimulatedFault(const QString &node, sim::FaultMode mode); // off the GUI thread
 
     // Quitting: asks when requests are in flight (drain, cut, cancel); quitDraining() does not ask.
@@ -98,11 +115,11 @@ public:
     QString bannerText() const;
     void hideBanner();
 
-    GatewayMonitor *monitor() const { return m_monitor; }
     NodesView *nodesView() const { return m_nodes; }
     ChartsView *chartsView() const { return m_charts; }
     RequestsView *requestsView() const { return m_requests; }
     ConfigEditor *configEditor() const { return m_configEditor; } // null once replaced
+    RemoteConfig *remoteConfig() const { return m_remoteConfig; }  // null for this process's gateway
     ChatConsole *chatConsole() const { return m_chat; }        // null once replaced
     BenchmarkView *benchmarkView() const { return m_bench; }   // null once replaced
     // The Nodes view's "Open in chat": the Chat tab, pinned to the node ("node/model").
@@ -132,9 +149,13 @@ protected:
 private:
     void createActions();
     void createTray();
-    void onSample(const MonitorSample &sample);
+    void attachLink();
+    void onStatus(const link::GatewayStatus &status);
+    void onLinkStatus(const link::LinkStatus &status);
+    void onCommandFinished(const QString &what, bool ok, const QString &message);
+    void updateStatusBar();
     void syncGatewayActions();
-    void updateIndicator(const MonitorSample &sample);
+    void updateIndicator();
     void openConfigInteractive();
     void connectConfig();
     void onConfigApplied(const Gateway::ApplyResult &result, const QString &source);
@@ -144,9 +165,14 @@ private:
     void completeQuit();
     void saveSettings() const;
 
-    Gateway *m_gateway;
+    link::GatewayLink *m_link;
+    Gateway *m_gateway;                 // this process's, null for a remote gateway
     config::ConfigController *m_config; // declared before the editor, which is built on it
-    GatewayMonitor *m_monitor;
+    RequestLogFollower *m_requestLog;
+    RemoteConfig *m_remoteConfig = nullptr; // a remote gateway's config in the editor
+    bool m_remoteConfigWanted = true;
+    std::optional<link::GatewayStatus> m_status; // the latest the link reported
+    link::LinkStatus m_linkStatus;
     QTabWidget *m_tabs;
     NodesView *m_nodes;
     ChartsView *m_charts;
@@ -158,6 +184,7 @@ private:
     QLabel *m_bannerText;
     QLabel *m_stateIcon;
     QLabel *m_stateText;
+    QLabel *m_gatewayText;
     QLabel *m_urlText;
     QLabel *m_ratesText;
     QAction *m_toggle = nullptr;

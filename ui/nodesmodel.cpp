@@ -1,5 +1,6 @@
 #include "nodesmodel.h"
 
+#include "nodestate.h"
 #include "statusicons.h"
 
 #include <QDateTime>
@@ -11,7 +12,23 @@ namespace switchyard::ui {
 
 namespace {
 const QString Dash = u"\u2014"_s;
+
+// The config lists a model once per key: the table names each once.
+QString models(const QStringList &list)
+{
+    QStringList unique;
+    for (const QString &m : list) {
+        if (!unique.contains(m))
+            unique.append(m);
+    }
+    return unique.join(u", "_s);
 }
+
+QString count(const std::optional<double> &v)
+{
+    return v ? QLocale().toString(qint64(*v)) : Dash;
+}
+} // namespace
 
 NodesModel::NodesModel(QObject *parent) : QAbstractTableModel(parent) { }
 
@@ -25,7 +42,7 @@ int NodesModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-const NodeSample *NodesModel::node(int row) const
+const NodeRow *NodesModel::node(int row) const
 {
     return row >= 0 && row < m_nodes.size() ? &m_nodes[row] : nullptr;
 }
@@ -33,7 +50,7 @@ const NodeSample *NodesModel::node(int row) const
 int NodesModel::rowOf(const QString &name) const
 {
     for (int i = 0; i < m_nodes.size(); ++i) {
-        if (m_nodes[i].snapshot.name == name)
+        if (m_nodes[i].status.name == name)
             return i;
     }
     return -1;
@@ -69,75 +86,75 @@ QString NodesModel::formatPercent(std::optional<double> fraction)
     return tr("%1 %").arg(QLocale().toString(pct, 'f', pct > 0 && pct < 10 ? 1 : 0));
 }
 
-QVariant NodesModel::display(const NodeSample &n, int column) const
+QVariant NodesModel::display(const NodeRow &row, int column) const
 {
     const QLocale l;
+    const link::NodeStatus &n = row.status;
     switch (Column(column)) {
     case State:
-        return nodeStateName(n.health.state);
+        return nodeStateText(n.state);
     case Name:
-        return n.snapshot.name;
+        return n.name;
     case BaseUrl:
-        return n.snapshot.baseUrl;
+        return n.baseUrl;
     case Models:
-        return n.snapshot.models.join(u", "_s);
+        return models(n.models);
     case Weight:
-        return l.toString(n.snapshot.weight, 'g', 4);
+        return l.toString(n.weight, 'g', 4);
     case InFlight:
-        return l.toString(n.snapshot.counters.inFlight);
+        return l.toString(n.inFlight);
     case Queue:
-        if (!n.health.running && !n.health.waiting)
+        if (!n.running && !n.waiting)
             return Dash;
-        return tr("%1 / %2")
-            .arg(n.health.running ? l.toString(*n.health.running) : Dash,
-                 n.health.waiting ? l.toString(*n.health.waiting) : Dash);
+        return tr("%1 / %2").arg(count(n.running), count(n.waiting));
     case KvCache:
-        return formatPercent(n.health.kvCacheUsage);
+        return formatPercent(n.kvCacheUsage);
     case TokensPerSec:
-        return formatRate(n.tokensPerSec);
+        return formatRate(n.rates.tokensPerSecond);
     case RequestsPerSec:
-        return formatRate(n.requestsPerSec);
+        return formatRate(n.rates.requestsPerSecond);
     case LatencyP95:
-        return formatLatency(n.latencyP95Ms);
+        return formatLatency(n.window.latencyP95Ms);
     case ErrorRate:
         return formatPercent(n.errorRate);
     case LastCheck:
-        if (!n.health.lastCheckMs)
+        if (n.lastCheckMsSinceEpoch <= 0)
             return Dash;
-        return QDateTime::fromMSecsSinceEpoch(*n.health.lastCheckMs).time().toString(u"HH:mm:ss"_s);
+        return QDateTime::fromMSecsSinceEpoch(n.lastCheckMsSinceEpoch).time().toString(u"HH:mm:ss"_s);
     case ColumnCount:
         break;
     }
     return {};
 }
 
-QVariant NodesModel::sortValue(const NodeSample &n, int column) const
+QVariant NodesModel::sortValue(const NodeRow &row, int column) const
 {
+    const link::NodeStatus &n = row.status;
     switch (Column(column)) {
     case State:
-        return nodeStateSeverity(n.health.state);
+        return nodeStateSeverity(n.state);
     case Name:
     case BaseUrl:
     case Models:
-        return display(n, column);
+        return display(row, column);
     case Weight:
-        return n.snapshot.weight;
+        return n.weight;
     case InFlight:
-        return n.snapshot.counters.inFlight;
+        return n.inFlight;
     case Queue:
-        return n.health.waiting.value_or(-1) * 100000 + n.health.running.value_or(-1);
+        return n.waiting.value_or(-1) * 100000 + n.running.value_or(-1);
     case KvCache:
-        return n.health.kvCacheUsage.value_or(-1);
+        return n.kvCacheUsage.value_or(-1);
     case TokensPerSec:
-        return n.tokensPerSec;
+        return n.rates.tokensPerSecond;
     case RequestsPerSec:
-        return n.requestsPerSec;
+        return n.rates.requestsPerSecond;
     case LatencyP95:
-        return n.latencyP95Ms.value_or(-1);
+        return n.window.latencyP95Ms.value_or(-1);
     case ErrorRate:
         return n.errorRate.value_or(-1);
     case LastCheck:
-        return n.health.lastCheckMs.value_or(0);
+        return n.lastCheckMsSinceEpoch;
     case ColumnCount:
         break;
     }
@@ -148,41 +165,44 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const NodeSample &n = m_nodes[index.row()];
+    const NodeRow &row = m_nodes[index.row()];
+    const link::NodeStatus &n = row.status;
+    const bool down = n.state == health::NodeState::Down;
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return display(n, column);
+        return display(row, column);
     case SortRole:
-        return sortValue(n, column);
+        return sortValue(row, column);
     case NodeNameRole:
-        return n.snapshot.name;
+        return n.name;
     case StateRole:
-        return int(n.health.state);
+        return int(n.state);
     case Qt::DecorationRole:
         if (column == State)
-            return nodeStateIcon(n.health.state);
+            return nodeStateIcon(n.state);
         return {};
     case Qt::ToolTipRole:
         if (column == State || column == Name)
-            return QString(nodeStateName(n.health.state) % u": "_s % n.health.reason);
+            return QString(nodeStateText(n.state) % u": "_s % row.description.reason);
         if (column == ErrorRate)
-            return tr("%1 failed attempts/s over the last %2 s").arg(formatRate(n.errorsPerSec)).arg(GatewayMonitor::RateWindowMs / 1000);
-        if (n.health.state == NodeState::Down && (column == Queue || column == KvCache))
+            return tr("%1 failed attempts/s over the last %2 s").arg(formatRate(n.rates.errorsPerSecond)).arg(link::RateWindowSeconds);
+        if (down && (column == Queue || column == KvCache))
             return tr("The last reading before the node went down");
-        if (column == LatencyP95 && n.latencyP50Ms)
+        if (column == LatencyP95 && n.window.latencyP50Ms)
             return tr("p50 %1, p95 %2; time to first token p95 %3")
-                .arg(formatLatency(n.latencyP50Ms), formatLatency(n.latencyP95Ms), formatLatency(n.ttftP95Ms));
+                .arg(formatLatency(n.window.latencyP50Ms), formatLatency(n.window.latencyP95Ms),
+                     formatLatency(n.window.ttftP95Ms));
         return {};
     case Qt::ForegroundRole:
-        if (n.health.state == NodeState::Down && (column == Queue || column == KvCache))
+        if (down && (column == Queue || column == KvCache))
             return QColor(128, 128, 128); // the last reading before it went down
         return {};
     case Qt::BackgroundRole: {
         // A translucent tint so it works on light and dark palettes alike.
-        if (n.health.state == NodeState::Down)
+        if (down)
             return QColor(212, 60, 60, 48);
-        if (n.health.state == NodeState::Degraded || n.health.state == NodeState::Recovering)
+        if (n.state == health::NodeState::Degraded || n.state == health::NodeState::Recovering)
             return QColor(224, 142, 0, 40);
         return {};
     }
@@ -242,13 +262,13 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
         case KvCache:
             return tr("vLLM KV-cache usage (from the node's /metrics)");
         case TokensPerSec:
-            return tr("Completion tokens per second over the last %1 s").arg(GatewayMonitor::RateWindowMs / 1000);
+            return tr("Completion tokens per second over the last %1 s").arg(link::RateWindowSeconds);
         case RequestsPerSec:
-            return tr("Attempts sent to the node per second over the last %1 s").arg(GatewayMonitor::RateWindowMs / 1000);
+            return tr("Attempts sent to the node per second over the last %1 s").arg(link::RateWindowSeconds);
         case LatencyP95:
-            return tr("95th percentile of end-to-end time of successful requests, last %1 s").arg(GatewayMonitor::LatencyWindowMs / 1000);
+            return tr("95th percentile of end-to-end time of successful requests, last %1 s").arg(link::PercentileWindowSeconds);
         case ErrorRate:
-            return tr("Failed share of the attempts finished in the last %1 s").arg(GatewayMonitor::HealthWindowMs / 1000);
+            return tr("Failed share of the attempts finished in the last %1 s").arg(link::ErrorRateWindowSeconds);
         case LastCheck:
             return tr("When the gateway last checked the node");
         default:
@@ -258,12 +278,12 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 
-void NodesModel::setNodes(const QList<NodeSample> &nodes)
+void NodesModel::setNodes(const QList<NodeRow> &nodes)
 {
     // Drop the rows of nodes that are gone (from the end, so indexes stay valid).
     for (int row = int(m_nodes.size()) - 1; row >= 0; --row) {
-        const QString &name = m_nodes[row].snapshot.name;
-        const bool kept = std::any_of(nodes.begin(), nodes.end(), [&](const NodeSample &n) { return n.snapshot.name == name; });
+        const QString &name = m_nodes[row].status.name;
+        const bool kept = std::any_of(nodes.begin(), nodes.end(), [&](const NodeRow &n) { return n.status.name == name; });
         if (!kept) {
             beginRemoveRows({}, row, row);
             m_nodes.removeAt(row);
@@ -271,9 +291,9 @@ void NodesModel::setNodes(const QList<NodeSample> &nodes)
         }
     }
     // Update the known ones, append the new ones.
-    QList<NodeSample> added;
-    for (const NodeSample &n : nodes) {
-        const int row = rowOf(n.snapshot.name);
+    QList<NodeRow> added;
+    for (const NodeRow &n : nodes) {
+        const int row = rowOf(n.status.name);
         if (row >= 0)
             m_nodes[row] = n;
         else

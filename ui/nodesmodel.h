@@ -1,14 +1,24 @@
 #pragma once
 
-// One row per node (a provider of the config), fed by GatewayMonitor samples. Rows are kept in the
-// config's order; a sample with other nodes removes and appends rows (no reset, so selections survive),
-// and an update of known nodes is one dataChanged over the whole table.
+// One row per node of the gateway's status (link::GatewayStatus, local or remote), in the gateway's
+// order; a status with other nodes removes and appends rows (no reset, so selections survive), and an
+// update of known nodes is one dataChanged over the whole table. Every number is the gateway's own.
 
-#include "gatewaymonitor.h"
+#include "link/gatewaystatus.h"
+#include "nodedescription.h"
+#include "stats/requestrecord.h"
 
 #include <QAbstractTableModel>
 
 namespace switchyard::ui {
+
+// One node as the Nodes view shows it.
+struct NodeRow
+{
+    link::NodeStatus status;
+    NodeDescription description;
+    QList<stats::RequestRecord> recentErrors; // oldest first, bounded (RecentErrors)
+};
 
 class NodesModel final : public QAbstractTableModel
 {
@@ -27,8 +37,8 @@ public:
         KvCache,        // vLLM KV-cache usage
         TokensPerSec,   // completion tokens per second
         RequestsPerSec, // attempts per second
-        LatencyP95,     // end-to-end, last minute
-        ErrorRate,      // failed / finished attempts, last 30 s
+        LatencyP95,     // end-to-end, the gateway's percentile window
+        ErrorRate,      // failed share of attempts, the gateway's error window
         LastCheck,      // when the node itself was last read
         ColumnCount
     };
@@ -37,7 +47,7 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // a number (or text) to sort the column by
         NodeNameRole,                // the node's name, on every column
-        StateRole,                   // NodeState as int, on every column
+        StateRole,                   // health::NodeState as int, on every column
     };
 
     explicit NodesModel(QObject *parent = nullptr);
@@ -47,9 +57,9 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    void setNodes(const QList<NodeSample> &nodes);
-    const QList<NodeSample> &nodes() const { return m_nodes; }
-    const NodeSample *node(int row) const;
+    void setNodes(const QList<NodeRow> &nodes);
+    const QList<NodeRow> &nodes() const { return m_nodes; }
+    const NodeRow *node(int row) const;
     int rowOf(const QString &name) const;
 
     // Display helpers, shared with the detail pane.
@@ -58,10 +68,10 @@ public:
     static QString formatPercent(std::optional<double> fraction);
 
 private:
-    QVariant display(const NodeSample &n, int column) const;
-    QVariant sortValue(const NodeSample &n, int column) const;
+    QVariant display(const NodeRow &n, int column) const;
+    QVariant sortValue(const NodeRow &n, int column) const;
 
-    QList<NodeSample> m_nodes;
+    QList<NodeRow> m_nodes;
 };
 
 } // namespace switchyard::ui

@@ -1,6 +1,7 @@
 #include "nodesview.h"
 
 #include "nodesmodel.h"
+#include "nodestate.h"
 #include "statusicons.h"
 
 #include <QAction>
@@ -83,17 +84,22 @@ NodesView::NodesView(QWidget *parent)
     add->setObjectName(u"addNodesButton"_s);
     connect(open, &QPushButton::clicked, this, &NodesView::openConfigRequested);
     connect(add, &QPushButton::clicked, this, &NodesView::addNodesRequested);
-    auto *buttons = new QHBoxLayout();
+    m_localActions = new QWidget(empty);
+    auto *buttons = new QHBoxLayout(m_localActions);
+    buttons->setContentsMargins(0, 0, 0, 0);
     buttons->addStretch(1);
     buttons->addWidget(demo);
     buttons->addWidget(open);
     buttons->addWidget(add);
     buttons->addStretch(1);
+    demo->setParent(m_localActions);
+    open->setParent(m_localActions);
+    add->setParent(m_localActions);
     el->addWidget(title);
     el->addSpacing(6);
     el->addWidget(text, 0, Qt::AlignHCenter);
     el->addSpacing(12);
-    el->addLayout(buttons);
+    el->addWidget(m_localActions);
     el->addStretch(2);
 
     m_stack->addWidget(empty);
@@ -103,15 +109,62 @@ NodesView::NodesView(QWidget *parent)
     layout->addWidget(m_stack);
 }
 
-void NodesView::setSample(const MonitorSample &sample)
+NodeRow NodesView::rowOf(const link::NodeStatus &status) const
 {
-    m_model->setNodes(sample.nodes);
-    const bool hasNodes = !sample.nodes.isEmpty();
+    NodeRow row;
+    row.status = status;
+    row.description = NodeDescriber::describe(status);
+    m_simulated.describe(status.name, row.description);
+    row.recentErrors = m_errors.of(status.name);
+    return row;
+}
+
+void NodesView::setStatus(const link::GatewayStatus &status)
+{
+    m_status = status;
+    QList<NodeRow> rows;
+    QStringList names;
+    rows.reserve(status.nodes.size());
+    for (const link::NodeStatus &n : status.nodes) {
+        rows.append(rowOf(n));
+        names.append(n.name);
+    }
+    m_errors.keepOnly(names);
+    m_model->setNodes(rows);
+    const bool hasNodes = !rows.isEmpty();
     m_stack->setCurrentIndex(hasNodes ? 1 : 0);
     if (hasNodes && !m_hadNodes && !m_table->selectionModel()->hasSelection())
         m_table->selectRow(0);
     m_hadNodes = hasNodes;
     updateDetail();
+}
+
+void NodesView::addRequests(const QList<stats::RequestRecord> &records)
+{
+    m_errors.add(records);
+    // Shown with the next status (a few times a second), not once per page of records.
+}
+
+void NodesView::clear()
+{
+    m_errors.clear();
+    m_status.reset();
+    m_model->setNodes({});
+    m_stack->setCurrentIndex(0);
+    m_hadNodes = false;
+    updateDetail();
+}
+
+void NodesView::setSimulatedNodes(SimulatedNodes nodes)
+{
+    m_simulated = std::move(nodes);
+    if (m_status)
+        setStatus(*m_status);
+}
+
+void NodesView::setLocalActionsAvailable(bool available)
+{
+    m_localActions->setVisible(available);
 }
 
 void NodesView::selectNode(const QString &name)
@@ -132,30 +185,30 @@ void NodesView::updateDetail()
 {
     const QString name = selectedNode();
     const int row = m_model->rowOf(name);
-    const NodeSample *n = m_model->node(row);
+    const NodeRow *n = m_model->node(row);
     QString html;
     if (n) {
-        const NodeHealth &h = n->health;
-        const QString colour = nodeStateColor(h.state).name();
-        html += u"<h3 style='margin:0'>"_s % n->snapshot.name.toHtmlEscaped() % u" &nbsp;<span style='color:"_s % colour
-                % u"'>\u25CF "_s % nodeStateName(h.state).toHtmlEscaped() % u"</span></h3>"_s;
+        const NodeDescription &h = n->description;
+        const link::NodeStatus &c = n->status;
+        const QString colour = nodeStateColor(c.state).name();
+        html += u"<h3 style='margin:0'>"_s % c.name.toHtmlEscaped() % u" &nbsp;<span style='color:"_s % colour
+                % u"'>\u25CF "_s % nodeStateText(c.state).toHtmlEscaped() % u"</span></h3>"_s;
         html += u"<p style='margin-top:4px'>"_s % h.reason.toHtmlEscaped().replace(u'\n', u"<br>"_s) % u"</p>"_s;
         html += u"<table cellspacing='0' cellpadding='2'><tr><td valign='top' style='padding-right:28px'>"_s;
         // Traffic, as the gateway sees it.
-        const stats::NodeCountersSnapshot &c = n->snapshot.counters;
         const QLocale l;
         html += u"<b>"_s % tr("Gateway traffic").toHtmlEscaped() % u"</b><br>"_s;
         auto row2 = [](const QString &k, const QString &v) {
             return QString(u"<tr><td style='padding-right:12px'>"_s % k.toHtmlEscaped() % u"</td><td>"_s % v.toHtmlEscaped() % u"</td></tr>"_s);
         };
         html += u"<table cellspacing='0' cellpadding='1'>"_s;
-        html += row2(tr("Base URL"), n->snapshot.baseUrl);
-        html += row2(tr("Attempts"), l.toString(c.requests));
+        html += row2(tr("Base URL"), c.baseUrl);
+        html += row2(tr("Attempts"), l.toString(c.attempts));
         html += row2(tr("Answered / failed"), l.toString(c.successes) % u" / "_s % l.toString(c.failures));
         html += row2(tr("In flight"), l.toString(c.inFlight));
         html += row2(tr("Tokens in / out"), l.toString(c.promptTokens) % u" / "_s % l.toString(c.completionTokens));
-        html += row2(tr("Latency p50 / p95"), NodesModel::formatLatency(n->latencyP50Ms) % u" / "_s % NodesModel::formatLatency(n->latencyP95Ms));
-        html += row2(tr("Time to first token p95"), NodesModel::formatLatency(n->ttftP95Ms));
+        html += row2(tr("Latency p50 / p95"), NodesModel::formatLatency(c.window.latencyP50Ms) % u" / "_s % NodesModel::formatLatency(c.window.latencyP95Ms));
+        html += row2(tr("Time to first token p95"), NodesModel::formatLatency(c.window.ttftP95Ms));
         html += u"</table></td><td valign='top' style='padding-right:28px'>"_s;
         // What the node says about itself.
         html += u"<b>"_s % tr("Last health check").toHtmlEscaped() % u"</b><br>"_s;
@@ -166,8 +219,8 @@ void NodesView::updateDetail()
             for (const auto &m : h.metrics)
                 html += row2(m.first, m.second);
             html += u"</table>"_s;
-            if (h.lastCheckMs)
-                html += u"<small>"_s % tr("checked at %1").arg(QDateTime::fromMSecsSinceEpoch(*h.lastCheckMs).time().toString(u"HH:mm:ss"_s)).toHtmlEscaped() % u"</small>"_s;
+            if (c.lastCheckMsSinceEpoch > 0)
+                html += u"<small>"_s % tr("checked at %1").arg(QDateTime::fromMSecsSinceEpoch(c.lastCheckMsSinceEpoch).time().toString(u"HH:mm:ss"_s)).toHtmlEscaped() % u"</small>"_s;
         }
         html += u"</td><td valign='top' style='padding-right:28px'>"_s;
         if (!h.simulation.isEmpty()) {
@@ -199,11 +252,11 @@ void NodesView::updateDetail()
 
 QMenu *NodesView::buildContextMenu(const QString &node, QWidget *parent)
 {
-    const NodeSample *n = m_model->node(m_model->rowOf(node));
+    const NodeRow *n = m_model->node(m_model->rowOf(node));
     auto *menu = new QMenu(parent);
     if (!n)
         return menu;
-    const bool draining = n->draining;
+    const bool draining = n->status.draining;
     QAction *drain = menu->addAction(draining ? tr("&Enable") : tr("&Drain"));
     drain->setObjectName(u"drainAction"_s);
     drain->setToolTip(draining ? tr("Send new requests to this node again")
@@ -215,7 +268,7 @@ QMenu *NodesView::buildContextMenu(const QString &node, QWidget *parent)
     probe->setToolTip(tr("Run the node's health checks now instead of at the next interval"));
     connect(probe, &QAction::triggered, this, [this, node] { emit probeRequested(node); });
     QAction *copy = menu->addAction(tr("&Copy base URL"));
-    const QString url = n->snapshot.baseUrl;
+    const QString url = n->status.baseUrl;
     connect(copy, &QAction::triggered, this, [url] { QGuiApplication::clipboard()->setText(url); });
     QAction *chat = menu->addAction(tr("Open in c&hat"));
     chat->setObjectName(u"chatAction"_s);
@@ -245,7 +298,7 @@ QMenu *NodesView::buildContextMenu(const QString &node, QWidget *parent)
             QAction *a = faults->addAction(tr(m.label));
             a->setCheckable(true);
             a->setObjectName(u"fault-"_s % sim::faultModeName(m.mode));
-            a->setChecked(n->health.simulatedFault == sim::faultModeName(m.mode));
+            a->setChecked(n->description.simulatedFault == sim::faultModeName(m.mode));
             group->addAction(a);
             const sim::FaultMode mode = m.mode;
             connect(a, &QAction::triggered, this, [this, node, mode] { emit faultRequested(node, mode); });

@@ -2,10 +2,16 @@
 
 // The Nodes view: the nodes table (state with colour, icon and reason), a detail pane for the selected
 // node (its state and reason, recent errors, metrics highlights) and a context menu with the node
-// actions. With no nodes configured it shows a start page offering the demo or a config file.
+// actions. It shows what a GatewayLink reports (setStatus, and the request log for each node's recent
+// errors), the same for the gateway of this process and a remote one. With no nodes configured it shows
+// a start page offering the demo or a config file.
 
-#include "gatewaymonitor.h"
+#include "link/gatewaystatus.h"
+#include "nodedescription.h"
+#include "nodesmodel.h"
+#include "recenterrors.h"
 #include "simnode/simoptions.h"
+#include "stats/requestrecord.h"
 
 #include <QSet>
 #include <QWidget>
@@ -32,9 +38,16 @@ public:
     QTableView *table() const { return m_table; }
     QTextBrowser *detail() const { return m_detail; }
 
-    void setSample(const MonitorSample &sample);
-    // Nodes whose fault can be simulated (the demo's); their context menu gets the fault modes.
-    void setSimulatedNodes(const QSet<QString> &names) { m_simulated = names; }
+    void setStatus(const link::GatewayStatus &status);
+    // Finished requests as the link delivers them, oldest first: each node's failed ones are its recent errors.
+    void addRequests(const QList<stats::RequestRecord> &records);
+    // Forgets what the previous gateway said (another link attached).
+    void clear();
+    // The demo's simulated nodes (this process only): their detail says which fault they play, and their
+    // context menu gets the fault modes.
+    void setSimulatedNodes(SimulatedNodes nodes);
+    // A remote gateway: the start page does not offer this process's demo or files.
+    void setLocalActionsAvailable(bool available);
     void selectNode(const QString &name);
     QString selectedNode() const;
     // The context menu of a node, as the table shows it (public for tests).
@@ -52,6 +65,7 @@ signals:
 private:
     void updateDetail();
     void showContextMenu(const QPoint &pos);
+    NodeRow rowOf(const link::NodeStatus &status) const;
 
     NodesModel *m_model;
     QSortFilterProxyModel *m_proxy;
@@ -59,7 +73,10 @@ private:
     QTableView *m_table;
     QTextBrowser *m_detail;
     QString m_detailHtml;
-    QSet<QString> m_simulated;
+    SimulatedNodes m_simulated;
+    RecentErrors m_errors;
+    std::optional<link::GatewayStatus> m_status;
+    QWidget *m_localActions = nullptr;
     bool m_hadNodes = false;
 };
 

@@ -1,5 +1,7 @@
 #include "statusicons.h"
 
+#include "nodestate.h"
+
 #include <QCoreApplication>
 #include <QPainter>
 #include <QPainterPath>
@@ -74,20 +76,20 @@ QIcon discIcon(const QColor &color, Glyph glyph)
     return icon;
 }
 
-Glyph nodeGlyph(NodeState s)
+Glyph nodeGlyph(health::NodeState s)
 {
     switch (s) {
-    case NodeState::Healthy:
+    case health::NodeState::Healthy:
         return Glyph::Check;
-    case NodeState::Degraded:
+    case health::NodeState::Degraded:
         return Glyph::Bang;
-    case NodeState::Down:
+    case health::NodeState::Down:
         return Glyph::Cross;
-    case NodeState::Unknown:
+    case health::NodeState::Unknown:
         return Glyph::Question;
-    case NodeState::Recovering:
+    case health::NodeState::Recovering:
         return Glyph::Cycle;
-    case NodeState::Draining:
+    case health::NodeState::Draining:
         return Glyph::Pause;
     }
     return Glyph::None;
@@ -95,55 +97,66 @@ Glyph nodeGlyph(NodeState s)
 
 } // namespace
 
-QColor nodeStateColor(NodeState state)
+QColor nodeStateColor(health::NodeState state)
 {
     switch (state) {
-    case NodeState::Healthy:
+    case health::NodeState::Healthy:
         return QColor(0x2e, 0x9d, 0x4a);
-    case NodeState::Degraded:
+    case health::NodeState::Degraded:
         return QColor(0xe0, 0x8e, 0x00);
-    case NodeState::Down:
+    case health::NodeState::Down:
         return QColor(0xd4, 0x3c, 0x3c);
-    case NodeState::Unknown:
+    case health::NodeState::Unknown:
         return QColor(0x86, 0x8c, 0x96);
-    case NodeState::Recovering:
+    case health::NodeState::Recovering:
         return QColor(0x1f, 0x93, 0xa3);
-    case NodeState::Draining:
+    case health::NodeState::Draining:
         return QColor(0x3b, 0x7d, 0xd8);
     }
     return Qt::gray;
 }
 
-QIcon nodeStateIcon(NodeState state)
+QIcon nodeStateIcon(health::NodeState state)
 {
     static const QIcon icons[] = {
-        discIcon(nodeStateColor(NodeState::Unknown), nodeGlyph(NodeState::Unknown)),
-        discIcon(nodeStateColor(NodeState::Healthy), nodeGlyph(NodeState::Healthy)),
-        discIcon(nodeStateColor(NodeState::Degraded), nodeGlyph(NodeState::Degraded)),
-        discIcon(nodeStateColor(NodeState::Down), nodeGlyph(NodeState::Down)),
-        discIcon(nodeStateColor(NodeState::Recovering), nodeGlyph(NodeState::Recovering)),
-        discIcon(nodeStateColor(NodeState::Draining), nodeGlyph(NodeState::Draining)),
+        discIcon(nodeStateColor(health::NodeState::Unknown), nodeGlyph(health::NodeState::Unknown)),
+        discIcon(nodeStateColor(health::NodeState::Healthy), nodeGlyph(health::NodeState::Healthy)),
+        discIcon(nodeStateColor(health::NodeState::Degraded), nodeGlyph(health::NodeState::Degraded)),
+        discIcon(nodeStateColor(health::NodeState::Down), nodeGlyph(health::NodeState::Down)),
+        discIcon(nodeStateColor(health::NodeState::Recovering), nodeGlyph(health::NodeState::Recovering)),
+        discIcon(nodeStateColor(health::NodeState::Draining), nodeGlyph(health::NodeState::Draining)),
     };
     return icons[int(state)];
 }
 
-GatewayIndicator gatewayIndicator(const MonitorSample &sample, bool lastStartFailed)
+GatewayIndicator gatewayIndicator(const std::optional<link::GatewayStatus> &status, const link::LinkStatus &link,
+                                  bool lastStartFailed)
 {
-    if (sample.stopping)
+    // A gateway the panel cannot see is shown as such, not as its last known state.
+    if (link.state == link::LinkState::Connecting && !status)
+        return GatewayIndicator::Connecting;
+    if (link.state != link::LinkState::Connected && link.state != link::LinkState::Connecting)
+        return GatewayIndicator::Unreachable;
+    if (!status)
+        return GatewayIndicator::Connecting;
+    if (status->stopping)
         return GatewayIndicator::Stopping;
-    if (!sample.running)
+    if (!status->running)
         return lastStartFailed ? GatewayIndicator::Failed : GatewayIndicator::Off;
-    switch (sample.worstState) {
-    case NodeState::Down:
+    if (!status->accepting)
+        return GatewayIndicator::Paused;
+    const std::optional<health::NodeState> worst = worstNodeState(*status);
+    if (!worst) // no nodes (a config without any), or every one drained on purpose
+        return status->nodes.isEmpty() ? GatewayIndicator::Degraded : GatewayIndicator::Running;
+    switch (*worst) {
+    case health::NodeState::Down:
         return GatewayIndicator::NodeDown;
-    case NodeState::Degraded:
-    case NodeState::Recovering:
+    case health::NodeState::Degraded:
+    case health::NodeState::Recovering:
         return GatewayIndicator::Degraded;
-    case NodeState::Unknown:
-        // Idle nodes are Unknown until traffic or health checks say otherwise: not a warning by itself.
-        return sample.nodes.isEmpty() ? GatewayIndicator::Degraded : GatewayIndicator::Running;
-    case NodeState::Healthy:
-    case NodeState::Draining:
+    case health::NodeState::Unknown: // idle nodes before their first check: not a warning by itself
+    case health::NodeState::Healthy:
+    case health::NodeState::Draining:
         return GatewayIndicator::Running;
     }
     return GatewayIndicator::Running;
@@ -158,11 +171,16 @@ QColor gatewayIndicatorColor(GatewayIndicator indicator)
         return QColor(0x3b, 0x7d, 0xd8);
     case GatewayIndicator::Failed:
     case GatewayIndicator::NodeDown:
-        return nodeStateColor(NodeState::Down);
+        return nodeStateColor(health::NodeState::Down);
     case GatewayIndicator::Running:
-        return nodeStateColor(NodeState::Healthy);
+        return nodeStateColor(health::NodeState::Healthy);
     case GatewayIndicator::Degraded:
-        return nodeStateColor(NodeState::Degraded);
+        return nodeStateColor(health::NodeState::Degraded);
+    case GatewayIndicator::Paused:
+    case GatewayIndicator::Connecting:
+        return QColor(0x3b, 0x7d, 0xd8);
+    case GatewayIndicator::Unreachable:
+        return nodeStateColor(health::NodeState::Down);
     }
     return Qt::gray;
 }
@@ -182,13 +200,19 @@ QIcon gatewayIndicatorIcon(GatewayIndicator indicator)
         return discIcon(c, Glyph::Bang);
     case GatewayIndicator::Running:
         return discIcon(c, Glyph::Check);
+    case GatewayIndicator::Paused:
+        return discIcon(c, Glyph::Pause);
+    case GatewayIndicator::Connecting:
+        return discIcon(c, Glyph::Cycle);
+    case GatewayIndicator::Unreachable:
+        return discIcon(c, Glyph::Question);
     }
     return {};
 }
 
 QIcon gatewayToggleIcon(bool on)
 {
-    static const QIcon onIcon = discIcon(nodeStateColor(NodeState::Healthy), Glyph::Power);
+    static const QIcon onIcon = discIcon(nodeStateColor(health::NodeState::Healthy), Glyph::Power);
     static const QIcon offIcon = discIcon(QColor(0x86, 0x8c, 0x96), Glyph::Power);
     return on ? onIcon : offIcon;
 }
@@ -208,8 +232,44 @@ QString gatewayIndicatorText(GatewayIndicator indicator)
         return QCoreApplication::translate("switchyard::ui::GatewayIndicator", "Gateway on, a node is degraded");
     case GatewayIndicator::NodeDown:
         return QCoreApplication::translate("switchyard::ui::GatewayIndicator", "Gateway on, a node is down");
+    case GatewayIndicator::Paused:
+        return QCoreApplication::translate("switchyard::ui::GatewayIndicator", "Gateway paused");
+    case GatewayIndicator::Connecting:
+        return QCoreApplication::translate("switchyard::ui::GatewayIndicator", "Connecting to the gateway");
+    case GatewayIndicator::Unreachable:
+        return QCoreApplication::translate("switchyard::ui::GatewayIndicator", "Gateway not reachable");
     }
     return {};
+}
+
+QString linkStateText(const link::LinkStatus &link)
+{
+    QString state;
+    switch (link.state) {
+    case link::LinkState::Connecting:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Connecting");
+        break;
+    case link::LinkState::Connected:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Connected");
+        break;
+    case link::LinkState::Unreachable:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Unreachable");
+        break;
+    case link::LinkState::Unauthorized:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Unauthorized (no or a wrong admin key)");
+        break;
+    case link::LinkState::Forbidden:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Forbidden (not an admin key)");
+        break;
+    case link::LinkState::Incompatible:
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "Incompatible gateway");
+        break;
+    }
+    if (!link.reason.isEmpty())
+        state = QCoreApplication::translate("switchyard::ui::LinkState", "%1: %2").arg(state, link.reason);
+    if (link.state != link::LinkState::Connected && link.retryInMs > 0)
+        state += u' ' + QCoreApplication::translate("switchyard::ui::LinkState", "(next try in %1 s)").arg((link.retryInMs + 999) / 1000);
+    return state;
 }
 
 } // namespace switchyard::ui

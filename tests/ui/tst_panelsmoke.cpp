@@ -76,15 +76,15 @@ private:
     std::unique_ptr<MainWindow> m_window;
     config::GatewayConfig m_config;
 
-    const NodeSample *sample(const QString &name) const
+    const NodeRow *sample(const QString &name) const
     {
         NodesModel *m = m_window->nodesView()->model();
         return m->node(m->rowOf(name));
     }
-    NodeState state(const QString &name) const
+    health::NodeState state(const QString &name) const
     {
-        const NodeSample *n = sample(name);
-        return n ? n->health.state : NodeState::Unknown;
+        const NodeRow *n = sample(name);
+        return n ? n->status.state : health::NodeState::Unknown;
     }
     QString tooltip(const QString &name) const
     {
@@ -139,27 +139,27 @@ private slots:
         QAbstractItemModelTester tester(m_window->nodesView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(m_window->nodesView()->model()->rowCount(), 2);
         // Before any traffic: the gateway's first health check (at once for new nodes) decides.
-        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
+        QTRY_COMPARE(state(u"vllm-server1"_s), health::NodeState::Healthy);
         QVERIFY2(tooltip(u"vllm-server1"_s).contains(u"No traffic yet"_s), qPrintable(tooltip(u"vllm-server1"_s)));
-        QVERIFY(sample(u"vllm-server1"_s)->health.lastCheckMs.has_value());
+        QVERIFY(sample(u"vllm-server1"_s)->status.lastCheckMsSinceEpoch > 0);
         QCOMPARE(m_window->nodesView()->model()->index(0, NodesModel::Queue).data().toString(), u"0 / 0"_s);
 
         m_window->showView(MainWindow::View::Charts);
         auto a = sendTraffic(port(), 4);
         auto b = sendTraffic(port(), 4, 8, true);
         // Live, while requests are still being sent.
-        QTRY_VERIFY_WITH_TIMEOUT(sample(u"vllm-server1"_s) && sample(u"vllm-server1"_s)->snapshot.counters.requests > 0, 15000);
-        QTRY_VERIFY_WITH_TIMEOUT(sample(u"vllm-server2"_s)->snapshot.counters.requests > 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(sample(u"vllm-server1"_s) && sample(u"vllm-server1"_s)->status.attempts > 0, 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(sample(u"vllm-server2"_s)->status.attempts > 0, 15000);
         QTRY_VERIFY_WITH_TIMEOUT(a.isFinished() && b.isFinished(), 60000);
         QCOMPARE(a.result(), QList<int>(4, 200));
         QCOMPARE(b.result(), QList<int>(4, 200));
 
-        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
-        QTRY_COMPARE(state(u"vllm-server2"_s), NodeState::Healthy);
-        const NodeSample *n1 = sample(u"vllm-server1"_s);
-        QVERIFY(n1->latencyP95Ms.has_value());
-        QVERIFY(n1->snapshot.counters.completionTokens > 0);
-        QVERIFY(n1->health.running.has_value()); // the demo node's own scheduler counters
+        QTRY_COMPARE(state(u"vllm-server1"_s), health::NodeState::Healthy);
+        QTRY_COMPARE(state(u"vllm-server2"_s), health::NodeState::Healthy);
+        const NodeRow *n1 = sample(u"vllm-server1"_s);
+        QVERIFY(n1->status.window.latencyP95Ms.has_value());
+        QVERIFY(n1->status.completionTokens > 0);
+        QVERIFY(n1->status.running.has_value()); // the demo node's own scheduler counters
         QCOMPARE(m_window->nodesView()->model()->index(0, NodesModel::Models).data().toString(), u"nemotron-3-super"_s);
 
         // The request log got all eight, with node and tokens (next to the chat console's GET /v1/models).
@@ -184,12 +184,16 @@ private slots:
 
         // The charts: total and per-node tokens/s lines with points above zero, and latency points.
         ChartsView *charts = m_window->chartsView();
-        charts->refreshNow();
-        QVERIFY(anyPositive(charts->series(u"tokens/total"_s)));
-        QVERIFY(anyPositive(charts->series(u"tokens/node/vllm-server1"_s)));
-        QVERIFY(anyPositive(charts->series(u"tokens/node/vllm-server2"_s)));
-        QVERIFY(anyPositive(charts->series(u"requests/total"_s)));
-        QVERIFY(anyPositive(charts->series(u"latency/p95"_s)));
+        // The gateway's rates come from its per-second history: the charts follow within a second or two.
+        const auto shows = [charts](const QString &id) {
+            charts->refreshNow();
+            return anyPositive(charts->series(id));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/total"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/node/vllm-server1"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"tokens/node/vllm-server2"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"requests/total"_s), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(shows(u"latency/p95"_s), 10000);
         QVERIFY(charts->series(u"queue/waiting/vllm-server1"_s));
         // The timer redraws on its own too (coalesced): points keep coming without refreshNow().
         const qsizetype before = charts->series(u"tokens/total"_s)->count();
@@ -217,9 +221,9 @@ private slots:
         QVERIFY(!menuAction(u"vllm-server2"_s, u"fault-healthy"_s) || menuAction(u"vllm-server2"_s, u"fault-healthy"_s)->isChecked());
         refuse->trigger();
         QTRY_COMPARE(m_fleet->node(u"vllm-server2"_s)->fault(), sim::FaultMode::Refuse);
-        QTRY_COMPARE(state(u"vllm-server2"_s), NodeState::Down);
+        QTRY_COMPARE(state(u"vllm-server2"_s), health::NodeState::Down);
         QVERIFY2(tooltip(u"vllm-server2"_s).contains(u"refuses connections"_s), qPrintable(tooltip(u"vllm-server2"_s)));
-        QCOMPARE(nodeStateColor(state(u"vllm-server2"_s)), nodeStateColor(NodeState::Down));
+        QCOMPARE(nodeStateColor(state(u"vllm-server2"_s)), nodeStateColor(health::NodeState::Down));
         QCOMPARE(m_window->indicator(), GatewayIndicator::NodeDown);
         QVERIFY(menuAction(u"vllm-server2"_s, u"fault-refuse"_s)->isChecked());
 
@@ -228,14 +232,14 @@ private slots:
         QVERIFY(tooltip(u"vllm-server2"_s).contains(u"refused"_s, Qt::CaseInsensitive));
 
         // Traffic goes to the healthy node only.
-        const qint64 before1 = sample(u"vllm-server1"_s)->snapshot.counters.successes;
-        const qint64 before2 = sample(u"vllm-server2"_s)->snapshot.counters.successes;
+        const qint64 before1 = sample(u"vllm-server1"_s)->status.successes;
+        const qint64 before2 = sample(u"vllm-server2"_s)->status.successes;
         auto traffic = sendTraffic(port(), 6);
         QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
         QCOMPARE(traffic.result(), QList<int>(6, 200));
-        QTRY_COMPARE(sample(u"vllm-server1"_s)->snapshot.counters.successes, before1 + 6);
-        QCOMPARE(sample(u"vllm-server2"_s)->snapshot.counters.successes, before2);
-        QCOMPARE(state(u"vllm-server1"_s), NodeState::Healthy);
+        QTRY_COMPARE(sample(u"vllm-server1"_s)->status.successes, before1 + 6);
+        QCOMPARE(sample(u"vllm-server2"_s)->status.successes, before2);
+        QCOMPARE(state(u"vllm-server1"_s), health::NodeState::Healthy);
         m_window->nodesView()->selectNode(u"vllm-server2"_s);
         const QString detail = m_window->nodesView()->detail()->toPlainText();
         QVERIFY2(detail.contains(u"Simulated fault 'refuse'"_s), qPrintable(detail));
@@ -254,16 +258,16 @@ private slots:
         QAction *drain = menuAction(u"vllm-server1"_s, u"drainAction"_s);
         QVERIFY(drain);
         drain->trigger();
-        QTRY_COMPARE(state(u"vllm-server1"_s), NodeState::Draining);
-        const qint64 before = sample(u"vllm-server1"_s)->snapshot.counters.requests;
+        QTRY_COMPARE(state(u"vllm-server1"_s), health::NodeState::Draining);
+        const qint64 before = sample(u"vllm-server1"_s)->status.attempts;
         auto traffic = sendTraffic(port(), 4);
         QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
         QCOMPARE(traffic.result(), QList<int>(4, 200));
-        QTRY_COMPARE(sample(u"vllm-server2"_s)->snapshot.counters.successes, 4);
-        QCOMPARE(sample(u"vllm-server1"_s)->snapshot.counters.requests, before);
+        QTRY_COMPARE(sample(u"vllm-server2"_s)->status.successes, 4);
+        QCOMPARE(sample(u"vllm-server1"_s)->status.attempts, before);
         QCOMPARE(menuAction(u"vllm-server1"_s, u"drainAction"_s)->text(), NodesView::tr("&Enable"));
         menuAction(u"vllm-server1"_s, u"drainAction"_s)->trigger();
-        QTRY_VERIFY(state(u"vllm-server1"_s) != NodeState::Draining);
+        QTRY_VERIFY(state(u"vllm-server1"_s) != health::NodeState::Draining);
     }
 
     void startFailureIsReportedAndPanelStaysUsable()

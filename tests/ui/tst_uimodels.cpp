@@ -1,9 +1,11 @@
-// The panel's non-widget pieces: ring buffer, metric history, health derivation, and the two table
-// models (checked with QAbstractItemModelTester and QSignalSpy).
-#include "gatewaymonitor.h"
+// The panel's non-widget pieces: ring buffer, metric history, how a node's status is described, the
+// recent errors per node, the indicator, and the two table models (checked with
+// QAbstractItemModelTester and QSignalSpy).
 #include "metrichistory.h"
-#include "nodehealth.h"
+#include "nodedescription.h"
 #include "nodesmodel.h"
+#include "nodestate.h"
+#include "recenterrors.h"
 #include "requestsmodel.h"
 #include "requestsview.h"
 #include "ringbuffer.h"
@@ -21,15 +23,17 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace {
 
-NodeSample node(const QString &name, NodeState state = NodeState::Healthy, const QString &reason = u"fine"_s)
+using health::NodeState;
+
+NodeRow node(const QString &name, NodeState state = NodeState::Healthy, const QString &reason = u"fine"_s)
 {
-    NodeSample n;
-    n.snapshot.name = name;
-    n.snapshot.baseUrl = u"http://10.0.0.1:8000"_s;
-    n.snapshot.models = {u"m1"_s};
-    n.snapshot.weight = 1;
-    n.health.state = state;
-    n.health.reason = reason;
+    NodeRow n;
+    n.status.name = name;
+    n.status.baseUrl = u"http://10.0.0.1:8000"_s;
+    n.status.models = {u"m1"_s};
+    n.status.weight = 1;
+    n.status.state = state;
+    n.description.reason = reason;
     return n;
 }
 
@@ -110,107 +114,131 @@ private slots:
         QVERIFY(h.points(TimeWindow::OneMinute, t0 + 200'000).isEmpty());
     }
 
-    void percentiles()
+    void trafficIsDescribed_data()
     {
-        std::vector<double> none;
-        QVERIFY(!percentile(none, 95));
-        std::vector<double> v;
-        for (int i = 100; i >= 1; --i)
-            v.push_back(i);
-        QCOMPARE(percentile(v, 50).value(), 50.0);
-        QCOMPARE(percentile(v, 95).value(), 95.0);
-        QCOMPARE(percentile(v, 100).value(), 100.0);
-        std::vector<double> one{7};
-        QCOMPARE(percentile(one, 95).value(), 7.0);
-    }
-
-    void trafficHealth_data()
-    {
-        QTest::addColumn<qint64>("successes");
-        QTest::addColumn<qint64>("failures");
-        QTest::addColumn<qint64>("lifetime");
-        QTest::addColumn<int>("state");
+        QTest::addColumn<qint64>("attempts");
+        QTest::addColumn<qint64>("inFlight");
+        QTest::addColumn<double>("errorRate"); // < 0: none in the window
         QTest::addColumn<QString>("reasonPart");
-        QTest::newRow("no traffic") << 0LL << 0LL << 0LL << int(NodeState::Unknown) << u"No traffic yet"_s;
-        QTest::newRow("idle") << 0LL << 0LL << 12LL << int(NodeState::Unknown) << u"No requests finished"_s;
-        QTest::newRow("healthy") << 10LL << 0LL << 10LL << int(NodeState::Healthy) << u"10, all answered"_s;
-        QTest::newRow("degraded") << 8LL << 2LL << 10LL << int(NodeState::Degraded) << u"10, of which 2 failed"_s;
-        QTest::newRow("down") << 0LL << 3LL << 3LL << int(NodeState::Down) << u"upstream said no"_s;
+        QTest::newRow("no traffic") << 0LL << 0LL << -1.0 << u"No traffic yet"_s;
+        QTest::newRow("idle") << 12LL << 0LL << -1.0 << u"No requests finished in the last 30 s"_s;
+        QTest::newRow("in flight") << 12LL << 2LL << -1.0 << u"In flight: 2"_s;
+        QTest::newRow("healthy") << 10LL << 0LL << 0.0 << u"0 % of the attempts in the last 30 s failed"_s;
+        QTest::newRow("degraded") << 10LL << 0LL << 0.25 << u"25 % of the attempts in the last 30 s failed"_s;
     }
-    void trafficHealth()
+    void trafficIsDescribed()
     {
-        QFETCH(qint64, successes);
-        QFETCH(qint64, failures);
-        QFETCH(qint64, lifetime);
-        QFETCH(int, state);
+        QFETCH(qint64, attempts);
+        QFETCH(qint64, inFlight);
+        QFETCH(double, errorRate);
         QFETCH(QString, reasonPart);
-        NodeObservation o;
-        o.snapshot.name = u"a"_s;
-        o.snapshot.counters.requests = lifetime;
-        o.windowMs = 30'000;
-        o.successes = successes;
-        o.failures = failures;
-        if (failures > 0)
-            o.lastError = u"upstream said no"_s;
-        const NodeHealth h = TrafficHealthSource().health(o);
-        QCOMPARE(int(h.state), state);
-        QVERIFY2(h.reason.contains(reasonPart), qPrintable(h.reason));
-        QVERIFY(!h.running && !h.waiting && !h.kvCacheUsage && !h.lastCheckMs); // not measured: unknown
+        link::NodeStatus n;
+        n.name = u"a"_s;
+        n.attempts = attempts;
+        n.inFlight = inFlight;
+        if (errorRate >= 0)
+            n.errorRate = errorRate;
+        const NodeDescription d = NodeDescriber::describe(n);
+        QVERIFY2(d.reason.contains(reasonPart), qPrintable(d.reason));
+        QVERIFY(d.reason.contains(u"Not checked yet"_s));
+        QVERIFY(d.metrics.isEmpty()); // not measured: nothing invented
     }
 
-    void gatewayHealth()
+    void gatewayVerdictIsDescribed()
     {
-        NodeObservation o;
-        o.snapshot.name = u"a"_s;
-        o.snapshot.state = health::NodeState::Down;
-        o.snapshot.stateReason = u"connection refused"_s;
-        o.snapshot.probe.lastCheckMsSinceEpoch = 1'700'000'000'000;
-        o.snapshot.probe.hasMetrics = true;
-        o.snapshot.probe.running = 3;
-        o.snapshot.probe.waiting = 1;
-        o.snapshot.probe.kvCacheUsage = 0.5;
-        o.windowMs = 30'000;
-        o.failures = 2;
-        NodeHealth h = GatewayHealthSource().health(o);
-        QCOMPARE(h.state, NodeState::Down);
-        QVERIFY(h.reason.startsWith(u"Gateway: connection refused"_s));
-        QVERIFY2(h.reason.contains(u"Attempts in the last 30 s: 2, all failed."_s), qPrintable(h.reason));
-        QCOMPARE(h.running.value_or(-1), 3);
-        QCOMPARE(h.waiting.value_or(-1), 1);
-        QCOMPARE(h.kvCacheUsage.value_or(-1), 0.5);
-        QCOMPARE(h.lastCheckMs.value_or(0), 1'700'000'000'000);
-        QVERIFY(!h.metrics.isEmpty());
+        link::NodeStatus n;
+        n.name = u"a"_s;
+        n.state = NodeState::Down;
+        n.reason = u"connection refused"_s;
+        n.lastCheckMsSinceEpoch = 1'700'000'000'000;
+        n.running = 3;
+        n.waiting = 1;
+        n.kvCacheUsage = 0.5;
+        n.attempts = 2;
+        n.failures = 2;
+        n.errorRate = 1.0;
+        NodeDescription d = NodeDescriber::describe(n);
+        QVERIFY(d.reason.startsWith(u"Gateway: connection refused"_s));
+        QVERIFY2(d.reason.contains(u"100 % of the attempts in the last 30 s failed."_s), qPrintable(d.reason));
+        auto metric = [&d](const QString &label) {
+            for (const auto &m : d.metrics) {
+                if (m.first == label)
+                    return m.second;
+            }
+            return QString();
+        };
+        QCOMPARE(metric(u"Requests running"_s), u"3"_s);
+        QCOMPARE(metric(u"Requests waiting"_s), u"1"_s);
+        QCOMPARE(metric(u"KV cache usage"_s), u"50.0 %"_s);
 
-        // Not checked yet: traffic stands in; no probe numbers are invented.
-        NodeObservation fresh;
-        fresh.snapshot.name = u"b"_s;
-        fresh.windowMs = 30'000;
-        fresh.successes = 4;
-        h = GatewayHealthSource().health(fresh);
-        QCOMPARE(h.state, NodeState::Healthy);
-        QVERIFY(h.reason.contains(u"Not checked yet"_s));
-        QVERIFY(!h.running && !h.waiting && !h.kvCacheUsage && !h.lastCheckMs);
+        // Checked, without vLLM gauges: said so, no numbers invented.
+        link::NodeStatus plain;
+        plain.name = u"b"_s;
+        plain.state = NodeState::Healthy;
+        plain.lastCheckMsSinceEpoch = 1'700'000'000'000;
+        d = NodeDescriber::describe(plain);
+        QVERIFY(d.reason.startsWith(u"Answers its health checks."_s));
+        QCOMPARE(metric(u"/metrics"_s), u"no vLLM gauges"_s);
+        QVERIFY(metric(u"Requests running"_s).isEmpty());
 
-        QCOMPARE(fromGatewayState(health::NodeState::Recovering), NodeState::Recovering);
-        QCOMPARE(fromGatewayState(health::NodeState::Draining), NodeState::Draining);
+        QCOMPARE(nodeStateText(NodeState::Recovering), u"Recovering"_s);
+        QCOMPARE(nodeStateText(NodeState::Draining), u"Draining"_s);
         QVERIFY(nodeStateSeverity(NodeState::Down) > nodeStateSeverity(NodeState::Degraded));
+    }
+
+    void recentErrorsAreBounded()
+    {
+        RecentErrors errors;
+        QList<stats::RequestRecord> records;
+        for (int i = 0; i < 50; ++i)
+            records << record(i, i % 2 ? 502 : 200, u"a"_s);
+        stats::RequestRecord own = record(99, 404, QString()); // answered by the gateway itself
+        records << own;
+        errors.add(records);
+        const QList<stats::RequestRecord> a = errors.of(u"a"_s);
+        QCOMPARE(a.size(), RecentErrors::PerNode);
+        QCOMPARE(a.last().durationMs, 149); // the newest kept, oldest first
+        QVERIFY(std::all_of(a.begin(), a.end(), [](const stats::RequestRecord &r) { return r.status == 502; }));
+        QVERIFY(errors.of(QString()).isEmpty());
+        for (int n = 0; n < RecentErrors::MaxNodes + 10; ++n)
+            errors.add({record(n, 500, u"node-%1"_s.arg(n))});
+        QVERIFY(errors.of(u"node-0"_s).isEmpty()); // the node heard of longest ago is forgotten
+        QCOMPARE(errors.of(u"node-%1"_s.arg(RecentErrors::MaxNodes + 9)).size(), 1);
+        errors.keepOnly({u"node-300"_s});
+        QVERIFY(errors.of(u"node-265"_s).isEmpty());
     }
 
     void indicator()
     {
-        MonitorSample s;
-        QCOMPARE(gatewayIndicator(s, false), GatewayIndicator::Off);
-        QCOMPARE(gatewayIndicator(s, true), GatewayIndicator::Failed);
+        std::optional<link::GatewayStatus> none;
+        link::LinkStatus connected;
+        connected.state = link::LinkState::Connected;
+        link::GatewayStatus s;
+        QCOMPARE(gatewayIndicator(s, connected, false), GatewayIndicator::Off);
+        QCOMPARE(gatewayIndicator(s, connected, true), GatewayIndicator::Failed);
         s.running = true;
-        s.nodes = {node(u"a"_s)};
-        s.worstState = NodeState::Healthy;
-        QCOMPARE(gatewayIndicator(s, true), GatewayIndicator::Running);
-        s.worstState = NodeState::Down;
-        QCOMPARE(gatewayIndicator(s, false), GatewayIndicator::NodeDown);
+        s.accepting = true;
+        s.nodes = {node(u"a"_s).status};
+        QCOMPARE(gatewayIndicator(s, connected, true), GatewayIndicator::Running);
+        s.nodes.first().state = NodeState::Down;
+        QCOMPARE(gatewayIndicator(s, connected, false), GatewayIndicator::NodeDown);
+        s.nodes.first().draining = true; // drained on purpose: not a warning
+        QCOMPARE(gatewayIndicator(s, connected, false), GatewayIndicator::Running);
+        s.accepting = false;
+        QCOMPARE(gatewayIndicator(s, connected, false), GatewayIndicator::Paused);
         s.stopping = true;
-        QCOMPARE(gatewayIndicator(s, false), GatewayIndicator::Stopping);
+        QCOMPARE(gatewayIndicator(s, connected, false), GatewayIndicator::Stopping);
+        // A gateway the link cannot see is shown as such, whatever it said last.
+        link::LinkStatus lost;
+        lost.state = link::LinkState::Unreachable;
+        lost.reason = u"connection refused"_s;
+        lost.retryInMs = 2500;
+        QCOMPARE(gatewayIndicator(s, lost, false), GatewayIndicator::Unreachable);
+        QCOMPARE(gatewayIndicator(none, link::LinkStatus{}, false), GatewayIndicator::Connecting);
+        QCOMPARE(linkStateText(lost), u"Unreachable: connection refused (next try in 3 s)"_s);
         QVERIFY(gatewayIndicatorColor(GatewayIndicator::NodeDown) != gatewayIndicatorColor(GatewayIndicator::Running));
         QVERIFY(!gatewayIndicatorIcon(GatewayIndicator::Off).isNull());
+        QVERIFY(!gatewayIndicatorIcon(GatewayIndicator::Unreachable).isNull());
     }
 
     void nodesModel()
@@ -229,15 +257,16 @@ private slots:
         QCOMPARE(changed.size(), 0);
 
         // An update of the same nodes: one dataChanged over the whole table, no row changes.
-        NodeSample b = node(u"b"_s, NodeState::Down, u"all attempts failed"_s);
-        b.tokensPerSec = 27.5;
-        b.requestsPerSec = 0.4;
-        b.errorRate = 0.25;
-        b.latencyP95Ms = 1234;
-        b.snapshot.counters.inFlight = 3;
-        b.health.running = 2;
-        b.health.waiting = 1;
-        b.health.kvCacheUsage = 0.42;
+        NodeRow b = node(u"b"_s, NodeState::Down, u"all attempts failed"_s);
+        b.status.rates.tokensPerSecond = 27.5;
+        b.status.rates.requestsPerSecond = 0.4;
+        b.status.errorRate = 0.25;
+        b.status.window.latencyP95Ms = 1234;
+        b.status.inFlight = 3;
+        b.status.running = 2;
+        b.status.waiting = 1;
+        b.status.kvCacheUsage = 0.42;
+        b.status.models = {u"m1"_s, u"m2"_s, u"m1"_s}; // once per key: named once
         model.setNodes({node(u"a"_s), b});
         QCOMPARE(changed.size(), 1);
         QCOMPARE(changed.first().at(0).toModelIndex(), model.index(0, 0));
@@ -248,7 +277,8 @@ private slots:
         const int row = model.rowOf(u"b"_s);
         QCOMPARE(row, 1);
         auto text = [&](int column) { return model.index(row, column).data().toString(); };
-        QCOMPARE(text(NodesModel::State), nodeStateName(NodeState::Down));
+        QCOMPARE(text(NodesModel::State), nodeStateText(NodeState::Down));
+        QCOMPARE(text(NodesModel::Models), u"m1, m2"_s);
         QCOMPARE(text(NodesModel::Name), u"b"_s);
         QCOMPARE(text(NodesModel::InFlight), u"3"_s);
         QCOMPARE(text(NodesModel::Queue), u"2 / 1"_s);

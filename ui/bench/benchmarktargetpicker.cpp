@@ -76,6 +76,12 @@ BenchmarkTargetPicker::BenchmarkTargetPicker(Gateway *gateway, QWidget *parent)
 BenchmarkTargetPicker::GatewayTargets BenchmarkTargetPicker::gatewayTargets() const
 {
     GatewayTargets out;
+    if (!m_gateway && m_remote) {
+        out.targets << *m_remote;
+        out.poolLabel = m_remote->label;
+        out.poolDisplay = tr("remote gateway %1").arg(m_remote->baseUrl);
+        return out;
+    }
     if (!m_gateway)
         return out;
     const config::GatewayConfig &cfg = m_gateway->config();
@@ -105,6 +111,12 @@ BenchmarkTargetPicker::GatewayTargets BenchmarkTargetPicker::gatewayTargets() co
         out.targets << *pool;
     }
     return out;
+}
+
+void BenchmarkTargetPicker::setRemoteGateway(const bench::Target &target)
+{
+    m_remote = target;
+    refresh();
 }
 
 void BenchmarkTargetPicker::refresh()

@@ -7,6 +7,7 @@
 #include "bench/benchtypes.h"
 
 #include <QGroupBox>
+#include <optional>
 
 class QLineEdit;
 class QListWidget;
@@ -29,6 +30,9 @@ public:
 
     // Re-reads the nodes and the gateway's pool; targets added by URL stay.
     void refresh();
+    // A remote gateway the panel is attached to (its nodes are not reachable from here): offered as
+    // one target, measured through the gateway like any client.
+    void setRemoteGateway(const bench::Target &target);
     // Checks exactly the targets whose labels are given (all when empty).
     void setCheckedTargets(const QStringList &labels);
     QStringList targetLabels() const;
@@ -50,6 +54,7 @@ private:
                              Qt::CheckState state);
 
     Gateway *m_gateway;
+    std::optional<bench::Target> m_remote;
     QListWidget *m_list;
     QLineEdit *m_customUrl;
 };

@@ -237,6 +237,11 @@ void BenchmarkView::showEvent(QShowEvent *event)
 
 // ---- targets and plan ----
 
+void BenchmarkView::setRemoteGateway(const QString &url, const QString &key)
+{
+    m_targets->setRemoteGateway(bench::Target{u"gateway"_s, url, QString(), key});
+}
+
 void BenchmarkView::refreshTargets()
 {
     m_targets->refresh();

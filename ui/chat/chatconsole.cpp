@@ -140,17 +140,32 @@ void ChatConsole::showEvent(QShowEvent *event)
 
 bool ChatConsole::gatewayUsable() const
 {
+    if (!m_remoteUrl.isEmpty())
+        return true;
     return m_gateway && m_gateway->isRunning() && !m_gateway->isStopping();
+}
+
+void ChatConsole::setRemoteGateway(const QUrl &url, const QString &key)
+{
+    m_remoteUrl = url;
+    m_remoteKey = key;
+    syncGatewayState();
+    if (gatewayUsable())
+        refreshModels();
 }
 
 QString ChatConsole::baseUrl() const
 {
+    if (!m_remoteUrl.isEmpty())
+        return m_remoteUrl.toString();
     return m_gateway ? client::connectableUrl(m_gateway->listenUrl()).toString() : QString();
 }
 
 QString ChatConsole::apiKey() const
 {
     // When the gateway asks clients for a key, the console is a client like any other.
+    if (!m_remoteUrl.isEmpty())
+        return m_remoteKey;
     return m_gateway ? m_gateway->config().settings.ownToolsKey() : QString();
 }
 

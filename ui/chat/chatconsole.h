@@ -17,6 +17,7 @@
 
 #include <QElapsedTimer>
 #include <QPointer>
+#include <QUrl>
 #include <QWidget>
 
 class QFrame;
@@ -61,6 +62,10 @@ public:
     // Preselects a model ("name" = the pool serving it, "provider/model" = that node only) and puts the
     // cursor in the message box. Works before the model list has arrived.
     void openWith(const QString &model);
+    // A gateway that is not this process's (a remote one the panel is attached to): the console talks to
+    // url with key like any client, and counts it as on (a paused or unreachable one answers each
+    // request with its error).
+    void setRemoteGateway(const QUrl &url, const QString &key);
     QString currentModel() const;
     QStringList availableModels() const; // as the gateway listed them last
 
@@ -131,6 +136,8 @@ private:
     bool gatewayUsable() const;
 
     QPointer<switchyard::Gateway> m_gateway;
+    QUrl m_remoteUrl; // set: the console talks to this gateway instead
+    QString m_remoteKey;
     ChatClient *m_client;
     Conversation m_conversation; // messages only; settings live in the widgets
     int m_streamingIndex = -1;   // the reply arriving now

@@ -444,9 +444,33 @@ QString ConfigEditor::applySource() const
     return isModified() ? tr("%1 (edited)").arg(name) : name;
 }
 
+void ConfigEditor::setTextApplier(TextApplier applier)
+{
+    m_textApplier = std::move(applier);
+    syncActions();
+}
+
+void ConfigEditor::finishApply(bool applied, const QString &message)
+{
+    if (!m_applyPending)
+        return;
+    m_applyPending = false;
+    const QString time = QDateTime::currentDateTime().toString(u"HH:mm:ss"_s);
+    if (applied) {
+        m_appliedText = m_pendingText;
+        m_hasApplied = true;
+        m_applySummary = message;
+        setMessage(tr("Applied at %1: %2.").arg(time, message), false);
+    } else {
+        setMessage(tr("Not applied (%1): %2").arg(time, message), true);
+    }
+    syncActions();
+    updateStatus();
+}
+
 bool ConfigEditor::apply()
 {
-    if (!m_applier) {
+    if (!m_applier && !m_textApplier) {
         setMessage(tr("Not applied: there is no gateway to apply it to."), true);
         return false;
     }
@@ -463,6 +487,18 @@ bool ConfigEditor::apply()
                       .arg(v.validation.problems.size()),
             true);
         return false;
+    }
+    if (m_textApplier) {
+        if (m_applyPending) {
+            setMessage(tr("Not applied: the last Apply has not been answered yet."), true);
+            return false;
+        }
+        m_applyPending = true;
+        m_pendingText = t;
+        setMessage(tr("Applying\u2026"), false);
+        syncActions();
+        m_textApplier(t.toUtf8());
+        return true;
     }
     const Gateway::ApplyResult result = m_applier(*v.validation.config, applySource());
     m_appliedText = t;
@@ -718,13 +754,15 @@ void ConfigEditor::syncActions()
     const bool hasText = !m_text->document()->isEmpty();
     // Disabled while the last verdict is "invalid" and nothing has changed since; apply() checks again
     // anyway.
-    const bool applicable = m_applier && hasText && (isValidationPending() || m_valid);
+    const bool canApply = m_textApplier ? !m_applyPending : bool(m_applier);
+    const bool applicable = canApply && hasText && (isValidationPending() || m_valid);
     m_actions.apply->setEnabled(applicable);
     m_applyButton->setEnabled(applicable);
     // "Applied" only when the gateway runs exactly this (valid) text.
     const bool running = applicable && !isValidationPending() && m_hasApplied && m_appliedText == text();
     m_applyButton->setText(running ? tr("Applied") : tr("Apply"));
-    m_applyButton->setToolTip(!m_applier    ? tr("No gateway to apply to.")
+    m_applyButton->setToolTip(m_applyPending ? tr("Waiting for the gateway's answer.")
+                              : !canApply   ? tr("No gateway to apply to.")
                               : !hasText    ? tr("No config to apply.")
                               : !applicable ? tr("Fix the problems listed below first.")
                                             : m_actions.apply->toolTip());

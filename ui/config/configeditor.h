@@ -67,6 +67,15 @@ public:
     ~ConfigEditor() override;
 
     void setApplier(Applier applier);
+    // Puts the text into service somewhere that answers later (a remote gateway over its link): Apply
+    // validates, hands the exact text over and says it is on its way; finishApply() reports the outcome.
+    // Takes the place of the Applier.
+    using TextApplier = std::function<void(const QByteArray &text)>;
+    void setTextApplier(TextApplier applier);
+    // The outcome of the text applier's last call. Either way the editor's text stays as it is; applied:
+    // it becomes the running text; else message says why not.
+    void finishApply(bool applied, const QString &message);
+    bool isApplyPending() const { return m_applyPending; }
     void setEnvironment(config::EnvLookup env); // for env.NAME references; default: the process environment
     void setUnsavedPrompt(UnsavedPrompt prompt);
     void setFileChooser(FileChooser chooser);
@@ -187,6 +196,9 @@ private:
     QTimer *m_formTimer;
 
     Applier m_applier;
+    TextApplier m_textApplier;
+    QString m_pendingText; // the text a text applier has on its way
+    bool m_applyPending = false;
     UnsavedPrompt m_prompt;
     FileChooser m_chooser;
 

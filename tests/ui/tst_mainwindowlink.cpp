@@ -1,0 +1,408 @@
+// The main window over a GatewayLink: what the Nodes view, the Requests view and the status bar show is
+// what the link reports (a LocalGatewayLink over a real gateway in this process, with the demo's
+// simulated nodes and real traffic over loopback), and a remote-style link's state and commands (a small
+// stand-in for a remote link: a gateway it cannot reach, its toggle pausing it, node actions).
+#include "common/testhttpclient.h"
+#include "config/codeeditor.h"
+#include "config/configeditor.h"
+#include "config/configloader.h"
+#include "config/remoteconfig.h"
+#include "demofleet.h"
+#include "gateway.h"
+#include "link/localgatewaylink.h"
+#include "mainwindow.h"
+#include "nodesmodel.h"
+#include "nodesview.h"
+#include "nodestate.h"
+#include "remote/remotegatewaylink.h"
+#include "requestsmodel.h"
+#include "requestsview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QPlainTextEdit>
+#include <QMenu>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTextBrowser>
+#include <QtConcurrent>
+
+#include <memory>
+
+using namespace switchyard;
+using namespace switchyard::ui;
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+// A remote gateway as a link would report it: the test sets what it says and records what it is asked.
+class FakeRemoteLink final : public link::GatewayLink
+{
+    Q_OBJECT
+
+public:
+    using GatewayLink::GatewayLink;
+
+    QString displayName() const override { return u"http://gw.example:8080"_s; }
+    bool isRemote() const override { return true; }
+    QUrl apiUrl() const override { return QUrl(u"http://gw.example:8080"_s); }
+    QString clientKey() const override { return {}; }
+    void start() override { ++starts; }
+    void stop() override { }
+    link::LinkStatus linkStatus() const override { return m_linkStatus; }
+    std::optional<link::GatewayStatus> status() const override { return m_status; }
+    void fetchRequests(quint64 afterCursor, int max) override { requestReads << qMakePair(afterCursor, max); }
+    void fetchHistory(const QString &series, int) override { historyReads << series; }
+    void fetchConfig() override { ++configReads; }
+    void putConfig(const QByteArray &text, const QString &ifMatch) override { puts << qMakePair(text, ifMatch); }
+    void nodeAction(const QString &node, link::NodeAction action) override { actions << qMakePair(node, action); }
+    void setAccepting(bool accepting) override { accepts << accepting; }
+
+    void report(const link::GatewayStatus &s)
+    {
+        m_status = s;
+        emit statusChanged(s);
+    }
+    void reportLink(link::LinkState state, const QString &reason = {})
+    {
+        m_linkStatus.state = state;
+        m_linkStatus.reason = reason;
+        emit linkStatusChanged(m_linkStatus);
+    }
+
+    int starts = 0;
+    int configReads = 0;
+    QList<QPair<QByteArray, QString>> puts;
+    QList<bool> accepts;
+    QList<QPair<QString, link::NodeAction>> actions;
+    QList<QPair<quint64, int>> requestReads;
+    QStringList historyReads;
+
+private:
+    link::LinkStatus m_linkStatus;
+    std::optional<link::GatewayStatus> m_status;
+};
+
+link::GatewayStatus remoteStatus(bool accepting)
+{
+    link::GatewayStatus s;
+    s.running = true;
+    s.accepting = accepting;
+    s.listenUrl = u"http://0.0.0.0:8080"_s;
+    s.rates.requestsPerSecond = 12.5;
+    link::NodeStatus n;
+    n.name = u"vllm-server1"_s;
+    n.baseUrl = u"http://10.0.0.1:8000"_s;
+    n.state = health::NodeState::Healthy;
+    n.attempts = 40;
+    s.nodes << n;
+    return s;
+}
+
+// Requests from a pool thread, so the GUI thread keeps running its event loop (and the panel updates).
+QFuture<QList<int>> sendTraffic(quint16 port, int count, const QByteArray &model = "nemotron-3-super")
+{
+    return QtConcurrent::run([=] {
+        QList<int> statuses;
+        for (int i = 0; i < count; ++i)
+            statuses << testing::request(port, "POST", "/v1/chat/completions", testing::chatBody(model, 8, false), 30000)
+                            .status;
+        return statuses;
+    });
+}
+
+// SWITCHYARD_SCREENSHOT_DIR set: the window as the test left it, for a look (offscreen renders too).
+void saveScreenshot(QWidget &window, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    window.resize(1400, 860);
+    QCoreApplication::processEvents();
+    QVERIFY(window.grab().save(dir + u'/' + name));
+}
+
+} // namespace
+
+class TestMainWindowLink final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void viewsShowWhatTheLocalLinkReports()
+    {
+        app::DemoFleet fleet;
+        const auto json = fleet.start();
+        QVERIFY2(json, qPrintable(json ? QString() : json.error()));
+        auto cfg = config::parseConfig(*json);
+        QVERIFY(cfg);
+        cfg->settings.listenPort = 0;
+        cfg->settings.workerThreads = 2;
+        Gateway gateway;
+        link::LocalGatewayLink localLink(&gateway);
+        MainWindow window(&localLink, &gateway, nullptr);
+        QAbstractItemModelTester nodesTester(window.nodesView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester requestsTester(window.requestsView()->filter(),
+                                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.setDemoNodes(fleet.nodes());
+        window.applyConfig(*cfg, u"demo"_s);
+        QVERIFY(window.startGateway());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.windowTitle().contains(localLink.displayName()));
+        QVERIFY(window.statusText().contains(localLink.displayName()));
+
+        // Traffic, and one node answering 500 to requests pinned to it: the link's status and the views
+        // agree on every node.
+        fleet.node(u"vllm-server2"_s)->setFault(sim::FaultMode::Error500);
+        auto traffic = sendTraffic(gateway.port(), 4);
+        auto pinned = sendTraffic(gateway.port(), 2, "vllm-server2/nemotron-3-super");
+        QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished() && pinned.isFinished(), 60000);
+        QCOMPARE(traffic.result(), QList<int>(4, 200));
+        QVERIFY(pinned.result().first() >= 500);
+        NodesModel *nodes = window.nodesView()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(localLink.status() && localLink.status()->requestsTotal >= 6, 10000);
+        const auto agrees = [&] {
+            const link::GatewayStatus s = *localLink.status();
+            if (nodes->rowCount() != s.nodes.size())
+                return false;
+            for (const link::NodeStatus &n : s.nodes) {
+                const NodeRow *row = nodes->node(nodes->rowOf(n.name));
+                if (!row || row->status.state != n.state || row->status.attempts != n.attempts
+                    || nodes->index(nodes->rowOf(n.name), NodesModel::State).data().toString() != nodeStateText(n.state))
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY(agrees());
+        // The failed attempts of vllm-server2 are its recent errors (a filter of the request log).
+        window.nodesView()->selectNode(u"vllm-server2"_s);
+        QTRY_VERIFY(!nodes->node(nodes->rowOf(u"vllm-server2"_s))->recentErrors.isEmpty());
+        QVERIFY(nodes->node(nodes->rowOf(u"vllm-server1"_s))->recentErrors.isEmpty());
+        QVERIFY2(window.nodesView()->detail()->toPlainText().contains(u"500"_s),
+                 qPrintable(window.nodesView()->detail()->toPlainText()));
+
+        // The Requests view holds what the gateway's request log holds, row for row.
+        RequestsModel *requests = window.requestsView()->model();
+        QTRY_COMPARE(requests->rowCount(), int(gateway.stats().recent().latest(1000).size()));
+        const auto log = gateway.stats().recent().latest(1000);
+        QCOMPARE(requests->rowCount(), int(log.size()));
+        for (int i = 0; i < requests->rowCount(); ++i) {
+            QCOMPARE(requests->record(i)->path, log[i].path);
+            QCOMPARE(requests->record(i)->node, log[i].node);
+            QCOMPARE(requests->record(i)->status, log[i].status);
+        }
+
+        // The status bar: the link's rates and the listen URL.
+        QTRY_VERIFY(window.statusText().contains(u"req/s"_s));
+        QVERIFY(window.statusText().contains(gateway.listenUrl()));
+        // The tray follows the link too: the node answering 500 is out of the pool (down).
+        QTRY_COMPARE(window.indicator(), gatewayIndicator(localLink.status(), localLink.linkStatus(), false));
+        QVERIFY(window.indicator() == GatewayIndicator::NodeDown || window.indicator() == GatewayIndicator::Degraded);
+        saveScreenshot(window, u"mainwindow-local.png"_s);
+    }
+
+    void remoteLinkToARealGateway()
+    {
+        // A gateway on loopback (its management API open there without keys), seen the way
+        // switchyard --connect sees it: over HTTP through a RemoteGatewayLink.
+        app::DemoFleet fleet;
+        const auto json = fleet.start();
+        QVERIFY(json);
+        auto cfg = config::parseConfig(*json);
+        QVERIFY(cfg);
+        cfg->settings.listenPort = 0;
+        cfg->settings.workerThreads = 2;
+        Gateway gateway;
+        gateway.applyConfig(*cfg);
+        const auto url = gateway.start();
+        QVERIFY2(url, qPrintable(url ? QString() : url.error()));
+        client::RemoteLinkOptions options;
+        options.url = QUrl(*url);
+        client::RemoteGatewayLink remote(options);
+        MainWindow window(&remote, nullptr, nullptr);
+        QVERIFY(window.isRemote());
+        QVERIFY(window.windowTitle().contains(remote.displayName()));
+        NodesModel *nodes = window.nodesView()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(nodes->rowCount(), 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes->node(nodes->rowOf(u"vllm-server1"_s))->status.state == health::NodeState::Healthy,
+                                 10000);
+        QCOMPARE(remote.linkStatus().state, link::LinkState::Connected);
+
+        // Requests through the gateway show up in the remote panel's log.
+        auto traffic = sendTraffic(gateway.port(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(traffic.isFinished(), 60000);
+        RequestsModel *requests = window.requestsView()->model();
+        const auto chats = [requests] {
+            int n = 0;
+            for (int i = 0; i < requests->rowCount(); ++i)
+                n += requests->record(i)->path == "/v1/chat/completions";
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(chats(), 3, 10000);
+
+        // The toggle pauses and resumes it; drain goes over the API too.
+        QTRY_VERIFY(window.gatewayToggleAction()->isEnabled());
+        window.gatewayToggleAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(gateway.isPaused(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.indicator(), GatewayIndicator::Paused, 10000);
+        window.gatewayToggleAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!gateway.isPaused(), 10000);
+        window.setNodeDraining(u"vllm-server2"_s, true);
+        QTRY_VERIFY_WITH_TIMEOUT(nodes->node(nodes->rowOf(u"vllm-server2"_s))->status.draining, 10000);
+        saveScreenshot(window, u"mainwindow-remote.png"_s);
+    }
+
+    void unreachableRemoteShowsInTheStatusBar()
+    {
+        FakeRemoteLink remote;
+        MainWindow window(&remote, nullptr, nullptr);
+        QCOMPARE(remote.starts, 1);
+        QVERIFY(window.isRemote());
+        QVERIFY(window.windowTitle().contains(u"http://gw.example:8080"_s));
+        QVERIFY(window.statusText().contains(u"http://gw.example:8080"_s));
+        QCOMPARE(window.indicator(), GatewayIndicator::Connecting);
+
+        remote.reportLink(link::LinkState::Connected);
+        remote.report(remoteStatus(true));
+        QCOMPARE(window.indicator(), GatewayIndicator::Running);
+        QCOMPARE(window.nodesView()->model()->rowCount(), 1);
+        QVERIFY(window.statusText().contains(u"12.5 req/s"_s));
+        QVERIFY(!remote.requestReads.isEmpty()); // the request log follows each status
+        QCOMPARE(remote.requestReads.first().first, 0u);
+
+        remote.reportLink(link::LinkState::Unreachable, u"connection refused"_s);
+        QCOMPARE(window.indicator(), GatewayIndicator::Unreachable);
+        QVERIFY2(window.statusText().contains(u"Unreachable: connection refused"_s), qPrintable(window.statusText()));
+        QVERIFY(window.bannerText().contains(u"connection refused"_s));
+        QVERIFY(!window.gatewayToggleAction()->isEnabled()); // nothing to pause while it cannot be reached
+
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        saveScreenshot(window, u"mainwindow-unreachable.png"_s);
+
+        remote.reportLink(link::LinkState::Unauthorized, u"401: invalid admin key"_s);
+        QVERIFY2(window.statusText().contains(u"Unauthorized"_s), qPrintable(window.statusText()));
+
+        remote.reportLink(link::LinkState::Connected);
+        QCOMPARE(window.indicator(), GatewayIndicator::Running);
+        QVERIFY(window.bannerText().isEmpty());
+    }
+
+    void remoteToggleAndNodeActionsGoOverTheLink()
+    {
+        FakeRemoteLink remote;
+        MainWindow window(&remote, nullptr, nullptr);
+        remote.reportLink(link::LinkState::Connected);
+        remote.report(remoteStatus(true));
+        QAction *toggle = window.gatewayToggleAction();
+        QVERIFY(toggle->isEnabled());
+        QVERIFY(toggle->isChecked());
+
+        toggle->trigger(); // off: pause
+        QCOMPARE(remote.accepts, QList<bool>{false});
+        remote.report(remoteStatus(false));
+        QCOMPARE(window.indicator(), GatewayIndicator::Paused);
+        QVERIFY(!toggle->isChecked());
+        QVERIFY(toggle->isEnabled());
+        toggle->trigger(); // on: resume
+        QCOMPARE(remote.accepts, (QList<bool>{false, true}));
+
+        QMenu *menu = window.nodesView()->buildContextMenu(u"vllm-server1"_s, &window);
+        menu->findChild<QAction *>(u"drainAction"_s)->trigger();
+        menu->findChild<QAction *>(u"probeAction"_s)->trigger();
+        delete menu;
+        QCOMPARE(remote.actions.size(), 2);
+        QCOMPARE(remote.actions[0].first, u"vllm-server1"_s);
+        QCOMPARE(remote.actions[0].second, link::NodeAction::Drain);
+        QCOMPARE(remote.actions[1].second, link::NodeAction::Probe);
+
+        // Charts ask for the past once shown.
+        window.show();
+        window.showView(MainWindow::View::Charts);
+        QTRY_VERIFY(remote.historyReads.contains(u"vllm-server1"_s));
+    }
+
+    void remoteApplyGoesOverTheLinkWithTheHash()
+    {
+        app::DemoFleet fleet;
+        const auto json = fleet.start();
+        QVERIFY(json);
+        const QString running = QString::fromUtf8(*json);
+        FakeRemoteLink remote;
+        MainWindow window(&remote, nullptr, nullptr);
+        ConfigEditor *editor = window.configEditor();
+        QVERIFY(editor && window.remoteConfig());
+        remote.reportLink(link::LinkState::Connected);
+        remote.report(remoteStatus(true));
+        QCOMPARE(remote.configReads, 1); // read once the gateway answers
+        emit remote.configFetched(*json, u"hash-1"_s);
+        QCOMPARE(editor->text(), running);
+        QVERIFY(!editor->isModified());
+
+        // An edit applied: the exact text, with the hash it was read at.
+        const QString edited = QString(running).replace(u"\"weight\": 1"_s, u"\"weight\": 2"_s);
+        QVERIFY(edited != running);
+        editor->textEdit()->setPlainText(edited);
+        QVERIFY(editor->apply());
+        QCOMPARE(remote.puts.size(), 1);
+        QCOMPARE(remote.puts[0].first, edited.toUtf8());
+        QCOMPARE(remote.puts[0].second, u"hash-1"_s);
+        QVERIFY(!editor->applyAction()->isEnabled()); // one apply at a time
+        link::ConfigPutResult ok;
+        ok.outcome = link::ConfigPutResult::Outcome::Applied;
+        ok.summary = u"vllm-server1: weight 1 \u2192 2"_s;
+        ok.configHash = u"hash-2"_s;
+        emit remote.configPut(ok);
+        QVERIFY2(editor->lastMessage().contains(u"weight 1"_s), qPrintable(editor->lastMessage()));
+        QCOMPARE(window.remoteConfig()->hash(), u"hash-2"_s);
+
+        // A failed apply leaves the text as it was and says why.
+        const QString again = QString(edited).replace(u"\"weight\": 2"_s, u"\"weight\": 3"_s);
+        editor->textEdit()->setPlainText(again);
+        QVERIFY(editor->apply());
+        link::ConfigPutResult failed;
+        failed.outcome = link::ConfigPutResult::Outcome::Failed;
+        failed.reason = u"connection refused"_s;
+        emit remote.configPut(failed);
+        QCOMPARE(editor->text(), again);
+        QVERIFY2(editor->lastMessage().contains(u"connection refused"_s), qPrintable(editor->lastMessage()));
+
+        // Stale (412): overwrite sends the same text without a hash; reload reads the gateway's config.
+        window.remoteConfig()->setStalePrompt([] { return RemoteConfig::StaleChoice::Overwrite; });
+        QVERIFY(editor->apply());
+        QCOMPARE(remote.puts.last().second, u"hash-2"_s);
+        link::ConfigPutResult stale;
+        stale.outcome = link::ConfigPutResult::Outcome::Stale;
+        stale.reason = u"config_changed"_s;
+        emit remote.configPut(stale);
+        QCOMPARE(remote.puts.last().first, again.toUtf8());
+        QVERIFY(remote.puts.last().second.isEmpty());
+        QVERIFY(editor->isApplyPending());
+        ok.configHash = u"hash-3"_s;
+        emit remote.configPut(ok);
+        QVERIFY(!editor->isApplyPending());
+
+        window.remoteConfig()->setStalePrompt([] { return RemoteConfig::StaleChoice::Reload; });
+        editor->textEdit()->setPlainText(edited);
+        QVERIFY(editor->apply());
+        const int reads = remote.configReads;
+        emit remote.configPut(stale);
+        QCOMPARE(remote.configReads, reads + 1);
+        QCOMPARE(editor->text(), edited); // until the gateway's config arrives
+        emit remote.configFetched(again.toUtf8(), u"hash-4"_s);
+        QCOMPARE(editor->text(), again);
+        QCOMPARE(window.remoteConfig()->hash(), u"hash-4"_s);
+    }
+};
+
+QTEST_MAIN(TestMainWindowLink)
+#include "tst_mainwindowlink.moc"
