@@ -74,17 +74,17 @@
         <source>load aware</source>
         <translation>负载感知</translation>
     </message>
+    <message>
+        <source>Connect to a gateway</source>
+        <translation>连接到网关</translation>
+    </message>
+    <message>
+        <source>Admin key for %1 (empty: none, for a gateway on loopback without keys):</source>
+        <translation>%1 的管理密钥（留空表示不使用密钥，适用于回环地址上未配置密钥的网关）：</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::app::CommandLine</name>
-    <message>
-        <source>Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.
-Without options it opens the panel on the last config, or offers the built-in demo.
-switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] [--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md).</source>
-        <translation>Switchyard：内置兼容 OpenAI 网关的控制面板，用于自托管的大模型节点。
-不带选项时，在上次的配置上打开面板，或提供内置演示。
-switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--format md|csv|json] [--config FILE | --demo] 无需窗口即可测量节点和网关（见 docs/BENCHMARK.md）。</translation>
-    </message>
     <message>
         <source>Run the gateway without windows (for servers).</source>
         <translation>不带窗口运行网关（用于服务器）。</translation>
@@ -112,6 +112,25 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     <message>
         <source>Print the config FILE without Switchyard&apos;s own section, for Bifrost.</source>
         <translation>输出去掉 Switchyard 自有部分后的配置文件，供 Bifrost 使用。</translation>
+    </message>
+    <message>
+        <source>Switchyard: a control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.
+Without options it opens the panel on the last config, or offers the built-in demo.
+switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] [--format md|csv|json] [--config FILE | --demo] measures nodes and the gateway without a window (see docs/BENCHMARK.md).</source>
+        <translation>Switchyard：内置兼容 OpenAI 网关的控制面板，用于自托管的大模型节点。
+不带选项时，在上次的配置上打开面板，或提供内置演示。
+switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] [--format md|csv|json] [--config FILE | --demo] 无需窗口即可测量节点和网关（见 docs/BENCHMARK.md）。</translation>
+    </message>
+    <message>
+        <source>Open the panel on a remote gateway (its management API). The admin key comes from SWITCHYARD_ADMIN_KEY, else it is asked for.</source>
+        <translation>打开面板并连接到远程网关（通过其管理 API）。管理密钥取自 SWITCHYARD_ADMIN_KEY，未设置时会询问。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::app::RemoteLink</name>
+    <message>
+        <source>%1 is not a gateway address (http://HOST:PORT or https://HOST:PORT)</source>
+        <translation>%1 不是网关地址（应为 http://HOST:PORT 或 https://HOST:PORT）</translation>
     </message>
 </context>
 <context>
@@ -182,6 +201,10 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     <message>
         <source>The stream ended before the reply was complete; an event could not be read: %1</source>
         <translation>回复完成前流已结束；有一个事件无法读取：%1</translation>
+    </message>
+    <message>
+        <source>The gateway at %1 showed a certificate that is not trusted: %2</source>
+        <translation>%1 处的网关出示了不受信任的证书：%2</translation>
     </message>
 </context>
 <context>
@@ -440,6 +463,10 @@ switchyard --bench [--target URL|provider|gateway] [--suite seed|sweep|full] [--
     <message>
         <source>Not an http(s) URL: %1</source>
         <translation>不是 http(s) URL：%1</translation>
+    </message>
+    <message>
+        <source>remote gateway %1</source>
+        <translation>远程网关 %1</translation>
     </message>
 </context>
 <context>
@@ -1298,6 +1325,22 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>edited since it was applied</source>
         <translation>应用后已有编辑</translation>
     </message>
+    <message>
+        <source>Not applied (%1): %2</source>
+        <translation>未应用（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Not applied: the last Apply has not been answered yet.</source>
+        <translation>未应用：上一次应用尚未得到回应。</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>正在应用…</translation>
+    </message>
+    <message>
+        <source>Waiting for the gateway&apos;s answer.</source>
+        <translation>正在等待网关的回应。</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::ConfigForm</name>
@@ -1450,57 +1493,6 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>No secret store is available: no desktop keyring (Secret Service or KWallet) answered over D-Bus. Keys are kept for this session only.</source>
         <translation>没有可用的密钥库：没有桌面密钥环（Secret Service 或 KWallet）通过 D-Bus 响应。密钥仅在本次会话中保留。</translation>
-    </message>
-</context>
-<context>
-    <name>switchyard::ui::DemoHealthSource</name>
-    <message>
-        <source>Fault mode</source>
-        <translation>故障模式</translation>
-    </message>
-    <message>
-        <source>Faults injected</source>
-        <translation>已注入的故障</translation>
-    </message>
-    <message>
-        <source>Requests received</source>
-        <translation>收到的请求</translation>
-    </message>
-    <message>
-        <source>Client aborts</source>
-        <translation>客户端中止</translation>
-    </message>
-    <message>
-        <source>Open connections</source>
-        <translation>打开的连接</translation>
-    </message>
-    <message>
-        <source>answers inference requests with HTTP 500</source>
-        <translation>对推理请求返回 HTTP 500</translation>
-    </message>
-    <message>
-        <source>accepts requests but never answers (hang)</source>
-        <translation>接受请求但从不回答（挂起）</translation>
-    </message>
-    <message>
-        <source>refuses connections</source>
-        <translation>拒绝连接</translation>
-    </message>
-    <message>
-        <source>cuts streams after a few tokens</source>
-        <translation>在几个 token 后切断流</translation>
-    </message>
-    <message>
-        <source>runs several times slower than normal</source>
-        <translation>运行速度比正常慢数倍</translation>
-    </message>
-    <message>
-        <source>engine dead: requests fail with errors</source>
-        <translation>引擎失效：请求以错误失败</translation>
-    </message>
-    <message>
-        <source>Simulated fault &apos;%1&apos;: the node %2.</source>
-        <translation>模拟故障“%1”：该节点%2。</translation>
     </message>
 </context>
 <context>
@@ -1666,85 +1658,6 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
-    <name>switchyard::ui::GatewayHealthSource</name>
-    <message>
-        <source>Gateway: %1</source>
-        <translation>网关：%1</translation>
-    </message>
-    <message>
-        <source>Answers its health checks.</source>
-        <translation>通过健康检查。</translation>
-    </message>
-    <message>
-        <source>Not checked yet.</source>
-        <translation>尚未检查。</translation>
-    </message>
-    <message>
-        <source>Traffic: %1</source>
-        <translation>流量：%1</translation>
-    </message>
-    <message>
-        <source>Check took</source>
-        <translation>检查耗时</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>vLLM version</source>
-        <translation>vLLM 版本</translation>
-    </message>
-    <message>
-        <source>Serves</source>
-        <translation>提供模型</translation>
-    </message>
-    <message>
-        <source>Requests running</source>
-        <translation>运行中的请求</translation>
-    </message>
-    <message>
-        <source>Requests waiting</source>
-        <translation>等待中的请求</translation>
-    </message>
-    <message>
-        <source>KV cache usage</source>
-        <translation>KV cache 使用率</translation>
-    </message>
-    <message>
-        <source>%1 %</source>
-        <translation>%1 %</translation>
-    </message>
-    <message>
-        <source>Prompt tokens (total)</source>
-        <translation>提示 token（累计）</translation>
-    </message>
-    <message>
-        <source>Generation tokens (total)</source>
-        <translation>生成 token（累计）</translation>
-    </message>
-    <message>
-        <source>Requests succeeded (total)</source>
-        <translation>成功的请求（累计）</translation>
-    </message>
-    <message>
-        <source>Preemptions (total)</source>
-        <translation>抢占次数（累计）</translation>
-    </message>
-    <message>
-        <source>/metrics</source>
-        <translation>/metrics</translation>
-    </message>
-    <message>
-        <source>no vLLM gauges</source>
-        <translation>没有 vLLM 指标</translation>
-    </message>
-    <message>
-        <source>Recent time to first token</source>
-        <translation>最近的首 token 时间</translation>
-    </message>
-</context>
-<context>
     <name>switchyard::ui::GatewayIndicator</name>
     <message>
         <source>Gateway off</source>
@@ -1770,12 +1683,17 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Gateway on, a node is down</source>
         <translation>网关已开启，有节点宕机</translation>
     </message>
-</context>
-<context>
-    <name>switchyard::ui::GatewayMonitor</name>
     <message>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
+        <source>Gateway paused</source>
+        <translation>网关已暂停</translation>
+    </message>
+    <message>
+        <source>Connecting to the gateway</source>
+        <translation>正在连接网关</translation>
+    </message>
+    <message>
+        <source>Gateway not reachable</source>
+        <translation>无法连接网关</translation>
     </message>
 </context>
 <context>
@@ -1988,6 +1906,41 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Enabled</source>
         <translation>启用</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::LinkState</name>
+    <message>
+        <source>Connecting</source>
+        <translation>连接中</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>Unauthorized (no or a wrong admin key)</source>
+        <translation>未授权（没有管理密钥或密钥错误）</translation>
+    </message>
+    <message>
+        <source>Forbidden (not an admin key)</source>
+        <translation>禁止访问（不是管理密钥）</translation>
+    </message>
+    <message>
+        <source>Incompatible gateway</source>
+        <translation>网关不兼容</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>(next try in %1 s)</source>
+        <translation>（%1 秒后重试）</translation>
     </message>
 </context>
 <context>
@@ -2252,6 +2205,42 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>A config arrived over the API (PUT /api/config) and was applied: %1</source>
         <translation>通过 API（PUT /api/config）收到了一份配置并已应用：%1</translation>
     </message>
+    <message>
+        <source>Gateway: %1</source>
+        <translation>网关：%1</translation>
+    </message>
+    <message>
+        <source>A remote gateway, seen over its management API</source>
+        <translation>远程网关，通过其管理 API 查看</translation>
+    </message>
+    <message>
+        <source>The gateway running inside this panel</source>
+        <translation>在此面板内运行的网关</translation>
+    </message>
+    <message>
+        <source>Switchyard — %1 — %2[*]</source>
+        <translation>Switchyard — %1 — %2[*]</translation>
+    </message>
+    <message>
+        <source>&amp;Gateway paused</source>
+        <translation>网关已暂停(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Pause or resume the remote gateway (Ctrl+G). Paused, it answers new requests with 503; requests in flight finish.</source>
+        <translation>暂停或恢复远程网关 (Ctrl+G)。暂停时，新请求会收到 503；处理中的请求会继续完成。</translation>
+    </message>
+    <message>
+        <source>The panel cannot see the gateway %1.</source>
+        <translation>面板无法访问网关 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; did not succeed: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 未成功：%2</translation>
+    </message>
+    <message>
+        <source>Gateway: %1 done</source>
+        <translation>网关：%1 已完成</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::MessageWidget</name>
@@ -2362,6 +2351,77 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>finish reason %1</source>
         <translation>finish reason %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::NodeDescriber</name>
+    <message>
+        <source>Gateway: %1</source>
+        <translation>网关：%1</translation>
+    </message>
+    <message>
+        <source>Answers its health checks.</source>
+        <translation>通过健康检查。</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>No traffic yet.</source>
+        <translation>尚无流量。</translation>
+    </message>
+    <message>
+        <source>%1 of the attempts in the last %2 s failed.</source>
+        <translation>最近 %2 秒内的尝试中有 %1 失败。</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>In flight: %1; none finished in the last %2 s.</source>
+        <translation>处理中：%1；最近 %2 秒内没有完成的请求。</translation>
+    </message>
+    <message>
+        <source>No requests finished in the last %1 s.</source>
+        <translation>最近 %1 秒内没有完成的请求。</translation>
+    </message>
+    <message>
+        <source>Traffic: %1</source>
+        <translation>流量：%1</translation>
+    </message>
+    <message>
+        <source>vLLM version</source>
+        <translation>vLLM 版本</translation>
+    </message>
+    <message>
+        <source>Serves</source>
+        <translation>提供模型</translation>
+    </message>
+    <message>
+        <source>Requests running</source>
+        <translation>运行中的请求</translation>
+    </message>
+    <message>
+        <source>Requests waiting</source>
+        <translation>等待中的请求</translation>
+    </message>
+    <message>
+        <source>KV cache usage</source>
+        <translation>KV cache 使用率</translation>
+    </message>
+    <message>
+        <source>Generation tokens (total)</source>
+        <translation>生成 token（累计）</translation>
+    </message>
+    <message>
+        <source>/metrics</source>
+        <translation>/metrics</translation>
+    </message>
+    <message>
+        <source>no vLLM gauges</source>
+        <translation>没有 vLLM 指标</translation>
     </message>
 </context>
 <context>
@@ -2756,6 +2816,57 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
+    <name>switchyard::ui::RemoteConfig</name>
+    <message>
+        <source>there is no gateway to apply it to</source>
+        <translation>没有可应用到的网关</translation>
+    </message>
+    <message>
+        <source>the config of %1</source>
+        <translation>%1 的配置</translation>
+    </message>
+    <message>
+        <source>The gateway&apos;s config changed</source>
+        <translation>网关的配置已更改</translation>
+    </message>
+    <message>
+        <source>Someone changed the config of %1 since it was read here.</source>
+        <translation>自从在此处读取后，有人更改了 %1 的配置。</translation>
+    </message>
+    <message>
+        <source>Reload the gateway&apos;s config (your edits are replaced, Undo brings them back), or overwrite it with your text?</source>
+        <translation>重新加载网关的配置（你的编辑会被替换，“撤销”可恢复它们），还是用你的文本覆盖它？</translation>
+    </message>
+    <message>
+        <source>Reload the gateway&apos;s config</source>
+        <translation>重新加载网关的配置</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>覆盖</translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>the gateway refused the config: %1</source>
+        <translation>网关拒绝了该配置：%1</translation>
+    </message>
+    <message>
+        <source>the gateway did not answer</source>
+        <translation>网关没有回应</translation>
+    </message>
+    <message>
+        <source>the gateway&apos;s config changed meanwhile; it is reloaded here</source>
+        <translation>网关的配置在此期间已更改；已在此处重新加载</translation>
+    </message>
+    <message>
+        <source>the gateway&apos;s config changed meanwhile (%1)</source>
+        <translation>网关的配置在此期间已更改（%1）</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::RequestsModel</name>
     <message>
         <source> (stream)</source>
@@ -2941,34 +3052,58 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
 </context>
 <context>
-    <name>switchyard::ui::TrafficHealthSource</name>
+    <name>switchyard::ui::SimulatedNodes</name>
     <message>
-        <source>In flight: %1; none finished in the last %2 s.</source>
-        <translation>处理中：%1；最近 %2 秒内没有完成的请求。</translation>
+        <source>Fault mode</source>
+        <translation>故障模式</translation>
     </message>
     <message>
-        <source>No traffic yet.</source>
-        <translation>尚无流量。</translation>
+        <source>Faults injected</source>
+        <translation>已注入的故障</translation>
     </message>
     <message>
-        <source>No requests finished in the last %1 s.</source>
-        <translation>最近 %1 秒内没有完成的请求。</translation>
+        <source>Requests received</source>
+        <translation>收到的请求</translation>
     </message>
     <message>
-        <source>Attempts in the last %1 s: %2, all failed.</source>
-        <translation>最近 %1 秒内的尝试：%2 次，全部失败。</translation>
+        <source>Client aborts</source>
+        <translation>客户端中止</translation>
     </message>
     <message>
-        <source>Attempts in the last %1 s: %2, of which %3 failed.</source>
-        <translation>最近 %1 秒内的尝试：%2 次，其中 %3 次失败。</translation>
+        <source>Open connections</source>
+        <translation>打开的连接</translation>
     </message>
     <message>
-        <source>Attempts in the last %1 s: %2, all answered.</source>
-        <translation>最近 %1 秒内的尝试：%2 次，全部已回答。</translation>
+        <source>answers inference requests with HTTP 500</source>
+        <translation>对推理请求返回 HTTP 500</translation>
     </message>
     <message>
-        <source>Last error: %1</source>
-        <translation>最近的错误：%1</translation>
+        <source>accepts requests but never answers (hang)</source>
+        <translation>接受请求但从不回答（挂起）</translation>
+    </message>
+    <message>
+        <source>refuses connections</source>
+        <translation>拒绝连接</translation>
+    </message>
+    <message>
+        <source>cuts streams after a few tokens</source>
+        <translation>在几个 token 后切断流</translation>
+    </message>
+    <message>
+        <source>runs several times slower than normal</source>
+        <translation>运行速度比正常慢数倍</translation>
+    </message>
+    <message>
+        <source>engine dead: requests fail with errors</source>
+        <translation>引擎失效：请求以错误失败</translation>
+    </message>
+    <message>
+        <source>answers with bytes that are not HTTP</source>
+        <translation>返回非 HTTP 的字节</translation>
+    </message>
+    <message>
+        <source>Simulated fault &apos;%1&apos;: the node %2.</source>
+        <translation>模拟故障“%1”：该节点%2。</translation>
     </message>
 </context>
 <context>
