@@ -15,6 +15,14 @@ namespace {
 // dropped it already, and a fresh one is cheaper than a failed first try.
 constexpr qint64 MaxIdleReuseMs = 30'000;
 
+// Connections are shared only by requests that trust the same certificates: one made under a pin must
+// not carry a request without it (or with another one).
+QString poolKeyOf(const routing::Endpoint &endpoint)
+{
+    const QString key = endpoint.poolKey();
+    return endpoint.pinnedSha256.isEmpty() ? key : key % u"#pin="_s % QString::fromLatin1(endpoint.pinnedSha256.toHex());
+}
+
 QUrl originOf(const QUrl &url)
 {
     return url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment | QUrl::RemoveUserInfo);
@@ -64,6 +72,7 @@ QString httpErrorKindName(HttpErrorKind kind)
     case HttpErrorKind::BadResponse: return u"bad response"_s;
     case HttpErrorKind::TooLarge: return u"response too large"_s;
     case HttpErrorKind::QueueFull: return u"too many requests queued"_s;
+    case HttpErrorKind::Untrusted: return u"untrusted certificate"_s;
     }
     return u"error"_s;
 }
@@ -77,7 +86,8 @@ class HttpClient::Exchange final : public QObject, public upstream::UpstreamList
 public:
     Exchange(HttpClient *client, quint64 id, HttpRequest request, routing::Endpoint endpoint, Callback done)
         : QObject(client), m_client(client), m_id(id), m_request(std::move(request)),
-          m_endpoint(std::move(endpoint)), m_hostKey(m_endpoint.poolKey()), m_done(std::move(done))
+          m_endpoint(std::move(endpoint)), m_hostKey(m_endpoint.poolKey()),
+          m_poolKey(poolKeyOf(m_endpoint)), m_done(std::move(done))
     {
         m_bytes = requestBytes(m_request, m_endpoint);
         m_total.setSingleShot(true);
@@ -144,6 +154,11 @@ public:
             m_client->retryFresh(this);
             return;
         }
+        if (!error.untrusted.isNull()) {
+            HttpError refused{HttpErrorKind::Untrusted, m_hostKey % u": "_s % error.message, error.untrusted};
+            m_client->finish(this, unexpected(std::move(refused)), false);
+            return;
+        }
         QString message = error.message;
         if (error.kind == upstream::UpstreamErrorKind::Closed)
             message = u"connection to %1 lost before the answer was complete"_s.arg(m_hostKey)
@@ -165,7 +180,8 @@ public:
     quint64 m_id;
     HttpRequest m_request;
     routing::Endpoint m_endpoint;
-    QString m_hostKey;
+    QString m_hostKey; // in messages
+    QString m_poolKey; // in m_hosts
     Callback m_done;
     QByteArray m_bytes;
     QTimer m_total;
@@ -223,9 +239,11 @@ quint64 HttpClient::send(HttpRequest request, Callback done)
             Qt::QueuedConnection);
         return id;
     }
-    auto *exchange = new Exchange(this, id, std::move(request), *endpoint, std::move(done));
+    routing::Endpoint pinned = *endpoint;
+    pinned.pinnedSha256 = request.pinnedSha256;
+    auto *exchange = new Exchange(this, id, std::move(request), std::move(pinned), std::move(done));
     m_exchanges.insert(id, exchange);
-    Host &host = m_hosts[exchange->m_hostKey];
+    Host &host = m_hosts[exchange->m_poolKey];
     if (host.busy < m_maxPerHost) {
         dispatch(exchange, host, false);
     } else if (host.waiting.size() >= size_t(MaxQueuedPerHost)) {
@@ -262,7 +280,7 @@ void HttpClient::dispatch(Exchange *exchange, Host &host, bool fresh)
 
 void HttpClient::retryFresh(Exchange *exchange)
 {
-    Host &host = m_hosts[exchange->m_hostKey];
+    Host &host = m_hosts[exchange->m_poolKey];
     releaseConnection(exchange, host, false);
     // From the event loop: this runs inside the failed connection's own callback.
     QMetaObject::invokeMethod(
@@ -270,7 +288,7 @@ void HttpClient::retryFresh(Exchange *exchange)
         [this, id = exchange->m_id] {
             Exchange *e = m_exchanges.value(id);
             if (e)
-                dispatch(e, m_hosts[e->m_hostKey], true);
+                dispatch(e, m_hosts[e->m_poolKey], true);
         },
         Qt::QueuedConnection);
 }
@@ -298,7 +316,7 @@ void HttpClient::finish(Exchange *exchange, HttpResult result, bool connectionRe
     exchange->m_finished = true;
     exchange->stopTimers();
     m_exchanges.remove(exchange->m_id);
-    Host &host = m_hosts[exchange->m_hostKey];
+    Host &host = m_hosts[exchange->m_poolKey];
     if (exchange->m_connection) {
         releaseConnection(exchange, host, connectionReusable);
     } else {
@@ -314,7 +332,7 @@ void HttpClient::finish(Exchange *exchange, HttpResult result, bool connectionRe
         },
         Qt::QueuedConnection);
     exchange->deleteLater();
-    pumpQueue(exchange->m_hostKey);
+    pumpQueue(exchange->m_poolKey);
 }
 
 void HttpClient::pumpQueue(const QString &hostKey)

@@ -10,6 +10,7 @@
 
 #include "common/expected.h"
 #include "http/httptypes.h"
+#include "upstream/pinnedcertificate.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -38,6 +39,9 @@ struct HttpRequest
     int connectTimeoutMs = 5000;
     int timeoutMs = 10000;                 // from send() to the last body byte, waiting in the queue included
     qsizetype maxResponseBytes = 1 << 20;  // body; the head has the parser's own 64 KiB cap
+    // https: the SHA-256 (32 bytes) of the one certificate trusted besides what the system trusts, so a
+    // gateway with a self-signed certificate can be reached once the operator accepted it. Empty = none.
+    QByteArray pinnedSha256;
 
     void addHeader(QByteArray name, QByteArray value) { headers.append(qMakePair(std::move(name), std::move(value))); }
 };
@@ -60,12 +64,15 @@ enum class HttpErrorKind {
     BadResponse,    // not HTTP, or framing that cannot be followed
     TooLarge,       // the body passed maxResponseBytes
     QueueFull,      // too many requests already waiting for this host
+    Untrusted,      // https: the server's certificate is neither trusted by the system nor pinned
 };
 
 struct HttpError
 {
     HttpErrorKind kind = HttpErrorKind::Closed;
     QString message; // English, names the host; never a header value (keys travel in headers)
+    // Untrusted: the certificate the server showed, for the panel's "trust this certificate?" question.
+    upstream::UntrustedCertificate untrusted;
 };
 
 using HttpResult = Expected<HttpResponse, HttpError>;
@@ -94,7 +101,8 @@ public:
     void cancelAll();
 
     int pendingCount() const { return int(m_exchanges.size()); }
-    int openConnections(const QString &hostKey) const; // "http://host:port": busy + idle
+    // "http://host:port": busy + idle (unpinned; pinned requests to a host have connections of their own)
+    int openConnections(const QString &hostKey) const;
     static QString hostKeyOf(const QUrl &url);
 
 private:

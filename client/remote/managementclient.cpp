@@ -48,6 +48,7 @@ HttpRequest ManagementClient::request(QByteArray method, const QString &pathAndQ
     r.connectTimeoutMs = m_options.connectTimeoutMs;
     r.timeoutMs = slow ? m_options.slowRequestTimeoutMs : m_options.requestTimeoutMs;
     r.maxResponseBytes = maxBytes;
+    r.pinnedSha256 = m_options.pinnedSha256;
     return r;
 }
 
@@ -100,7 +101,8 @@ void ManagementClient::pollStatus()
 {
     m_http.send(request("GET", u"/api/status"_s, MaxStatusBytes), [this](const HttpResult &result) {
         if (!result || !isSuccess(result->status)) {
-            emit statusFailed(failureOf(result, StatusRequest));
+            emit statusFailed(failureOf(result, StatusRequest),
+                              result ? upstream::UntrustedCertificate() : result.error().untrusted);
             return;
         }
         auto status = statusFromBody(result->body, QStringLiteral(SWITCHYARD_VERSION));
@@ -108,7 +110,7 @@ void ManagementClient::pollStatus()
             link::LinkStatus s;
             s.state = link::LinkState::Incompatible;
             s.reason = m_options.url.toDisplayString(QUrl::RemoveUserInfo) % u": "_s % status.error();
-            emit statusFailed(s);
+            emit statusFailed(s, {});
             return;
         }
         emit statusPolled(*status);

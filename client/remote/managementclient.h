@@ -32,11 +32,15 @@ public:
     void nodeAction(const QString &node, link::NodeAction action);
     void setAccepting(bool accepting);
     void cancelAll() { m_http.cancelAll(); }
+    // The certificate pin of every request from now on (requests in flight keep theirs).
+    void setPinnedSha256(const QByteArray &sha256) { m_options.pinnedSha256 = sha256; }
 
 signals:
     void statusPolled(const switchyard::link::GatewayStatus &status);
-    // state and reason of a poll that failed (retryInMs and lastAnswerMs are the link's to fill in).
-    void statusFailed(const switchyard::link::LinkStatus &failure);
+    // state and reason of a poll that failed (retryInMs and lastAnswerMs are the link's to fill in);
+    // `untrusted` is the gateway's certificate when TLS refused it (null otherwise).
+    void statusFailed(const switchyard::link::LinkStatus &failure,
+                      const switchyard::upstream::UntrustedCertificate &untrusted);
     void requestsFetched(const QList<switchyard::stats::RequestRecord> &records, quint64 nextCursor, qint64 dropped);
     void historyFetched(const QString &series, const QList<switchyard::stats::SecondSample> &samples);
     void configFetched(const QByteArray &text, const QString &configHash);
@@ -54,3 +58,5 @@ private:
 };
 
 } // namespace switchyard::client
+
+Q_DECLARE_METATYPE(switchyard::upstream::UntrustedCertificate)

@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QTimer>
+#include <utility>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -18,6 +19,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     qRegisterMetaType<link::ConfigPutResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
+    qRegisterMetaType<upstream::UntrustedCertificate>();
     m_thread.setObjectName(u"remote link"_s);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -86,6 +88,21 @@ void RemoteGatewayLink::stop()
     m_retryTimer->stop();
 }
 
+void RemoteGatewayLink::setPinnedSha256(const QByteArray &sha256)
+{
+    m_options.pinnedSha256 = sha256;
+    onWorker([sha256](ManagementClient *w) { w->setPinnedSha256(sha256); });
+    if (!m_started)
+        return;
+    m_nextBackoffMs = m_options.backoffInitialMs;
+    if (m_pollInFlight) {
+        m_retryAtOnce = true; // that poll still carries the old pin
+        return;
+    }
+    m_retryTimer->stop();
+    poll();
+}
+
 void RemoteGatewayLink::poll()
 {
     if (!m_started || m_pollInFlight)
@@ -100,6 +117,8 @@ void RemoteGatewayLink::onStatus(const link::GatewayStatus &status)
     if (!m_started)
         return;
     m_status = status;
+    m_retryAtOnce = false;
+    m_untrusted.reset();
     m_nextBackoffMs = m_options.backoffInitialMs;
     link::LinkStatus s;
     s.state = link::LinkState::Connected;
@@ -110,15 +129,23 @@ void RemoteGatewayLink::onStatus(const link::GatewayStatus &status)
     emit statusChanged(*m_status);
 }
 
-void RemoteGatewayLink::onFailure(const link::LinkStatus &failure)
+void RemoteGatewayLink::onFailure(const link::LinkStatus &failure, const upstream::UntrustedCertificate &untrusted)
 {
     m_pollInFlight = false;
     if (!m_started)
         return;
     link::LinkStatus s = failure;
     s.lastAnswerMs = m_link.lastAnswerMs;
-    s.retryInMs = m_nextBackoffMs;
-    m_nextBackoffMs = std::min(m_nextBackoffMs * 2, m_options.backoffMaxMs);
+    if (std::exchange(m_retryAtOnce, false)) {
+        s.retryInMs = 0;
+    } else {
+        s.retryInMs = m_nextBackoffMs;
+        m_nextBackoffMs = std::min(m_nextBackoffMs * 2, m_options.backoffMaxMs);
+    }
+    if (untrusted.isNull())
+        m_untrusted.reset();
+    else
+        m_untrusted = untrusted;
     m_pollTimer->stop();
     m_retryTimer->start(s.retryInMs);
     setLinkStatus(s);

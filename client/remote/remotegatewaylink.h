@@ -10,6 +10,7 @@
 
 #include "link/gatewaylink.h"
 #include "remote/remotelinkoptions.h"
+#include "upstream/pinnedcertificate.h"
 
 #include <QThread>
 
@@ -40,6 +41,15 @@ public:
     link::LinkStatus linkStatus() const override { return m_link; }
     std::optional<link::GatewayStatus> status() const override { return m_status; }
 
+    // While the gateway's TLS certificate is neither trusted nor pinned (state Unreachable, the reason
+    // names its fingerprint): that certificate, for the panel to ask whether to trust it. Up to date
+    // whenever linkStatusChanged is emitted; nullopt once a poll gets through.
+    std::optional<upstream::UntrustedCertificate> untrustedCertificate() const { return m_untrusted; }
+    // Trusts the certificate with this SHA-256 (32 bytes; empty = the system's trust alone) from now on,
+    // and tries again at once rather than after the backoff: the operator just answered the question.
+    void setPinnedSha256(const QByteArray &sha256);
+    QByteArray pinnedSha256() const { return m_options.pinnedSha256; }
+
     void fetchRequests(quint64 afterCursor, int max) override;
     void fetchHistory(const QString &series, int seconds) override;
     void fetchConfig() override;
@@ -51,7 +61,7 @@ public:
 private:
     void poll();
     void onStatus(const link::GatewayStatus &status);
-    void onFailure(const link::LinkStatus &failure);
+    void onFailure(const link::LinkStatus &failure, const upstream::UntrustedCertificate &untrusted);
     void setLinkStatus(const link::LinkStatus &status);
     // Runs f on the worker's thread.
     void onWorker(std::function<void(ManagementClient *)> f);
@@ -63,9 +73,11 @@ private:
     QTimer *m_retryTimer;
     bool m_started = false;
     bool m_pollInFlight = false;
+    bool m_retryAtOnce = false; // the pin changed while a poll (with the old one) was in flight
     int m_nextBackoffMs;
     link::LinkStatus m_link;
     std::optional<link::GatewayStatus> m_status;
+    std::optional<upstream::UntrustedCertificate> m_untrusted;
 };
 
 } // namespace switchyard::client

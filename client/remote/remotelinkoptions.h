@@ -12,6 +12,9 @@ struct RemoteLinkOptions
 {
     QUrl url;         // the gateway, e.g. https://gw.lan:8080
     QString adminKey; // sent as Authorization: Bearer; never logged, never in a reason
+    // https: the gateway certificate's SHA-256 (32 bytes, upstream::parseFingerprint) that the operator
+    // accepted, for a gateway whose certificate the system does not trust (self-signed). Empty = none.
+    QByteArray pinnedSha256;
     int pollIntervalMs = 500;
     int connectTimeoutMs = 3000;
     int requestTimeoutMs = 5000;   // status, request log, commands

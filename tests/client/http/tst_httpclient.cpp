@@ -5,10 +5,15 @@
 // replaced without the caller noticing.
 
 #include "common/testhttpclient.h"
+#include "config/configloader.h"
 #include "gateway/gatewayfixture.h"
 #include "http/httpclient.h"
+#include "upstream/pinnedcertificate.h"
 
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -42,6 +47,19 @@ quint16 unusedPort()
     if (!s.listen(QHostAddress::LocalHost, 0))
         return 0;
     return s.serverPort(); // closed again when s goes: nothing listens there
+}
+
+// openssl's output (or "ok" when it printed nothing); empty when it failed.
+QByteArray openssl(const QStringList &args)
+{
+    QProcess p;
+    p.start(u"openssl"_s, args);
+    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        qWarning() << "openssl" << args << "failed:" << p.readAllStandardError();
+        return {};
+    }
+    const QByteArray out = p.readAllStandardOutput();
+    return out.isEmpty() ? QByteArray("ok") : out;
 }
 
 } // namespace
@@ -179,6 +197,66 @@ private slots:
         QVERIFY2(result->error().kind == HttpErrorKind::ConnectFailed || result->error().kind == HttpErrorKind::ConnectTimeout,
                  qPrintable(result->error().message));
         QVERIFY(result->error().message.contains(HttpClient::hostKeyOf(QUrl(url))));
+    }
+
+    // A gateway serving HTTPS with a self-signed certificate made here: refused and named as openssl names
+    // it, answered with its pin, refused with another certificate's pin.
+    void aSelfSignedCertificateIsRefusedUnlessPinned()
+    {
+        if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty())
+            QSKIP("the openssl command is not installed: it makes this test's self-signed certificate");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cert = dir.filePath(u"cert.pem"_s), key = dir.filePath(u"key.pem"_s);
+        QVERIFY(!openssl({u"req"_s, u"-x509"_s, u"-newkey"_s, u"ec"_s, u"-pkeyopt"_s, u"ec_paramgen_curve:prime256v1"_s,
+                          u"-nodes"_s, u"-keyout"_s, key, u"-out"_s, cert, u"-days"_s, u"2"_s, u"-subj"_s,
+                          u"/CN=switchyard-client-test"_s})
+                     .isEmpty());
+        const QByteArray printed = openssl({u"x509"_s, u"-in"_s, cert, u"-noout"_s, u"-fingerprint"_s, u"-sha256"_s});
+        const QString fingerprint = QString::fromLatin1(printed.mid(printed.indexOf('=') + 1).trimmed());
+        QCOMPARE(fingerprint.size(), 32 * 3 - 1);
+        const nlohmann::json doc = {
+            {"providers",
+             {{"n1",
+               {{"keys", {{{"name", "k"}, {"value", "dummy"}, {"models", {"m1"}}, {"weight", 1}}}},
+                {"network_config", {{"base_url", "http://127.0.0.1:9"}}},
+                {"custom_provider_config", {{"base_provider_type", "openai"}}}}}}},
+            {"switchyard", {{"tls", {{"cert_file", cert.toStdString()}, {"key_file", key.toStdString()}}}}}};
+        const auto parsed = config::parseConfig(QByteArray::fromStdString(doc.dump()));
+        QVERIFY(parsed.hasValue());
+        const config::TlsSettings tls = parsed->settings.tls;
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}, {}, {}, [&](config::GatewayConfig &c) { c.settings.tls = tls; }));
+        const QString url = u"https://127.0.0.1:%1/v1/models"_s.arg(f.port);
+        HttpClient client;
+
+        const auto refused = run(client, get(url));
+        QVERIFY(refused.has_value());
+        QVERIFY(!refused->hasValue());
+        QCOMPARE(refused->error().kind, HttpErrorKind::Untrusted);
+        QCOMPARE(refused->error().untrusted.sha256, fingerprint);
+        QVERIFY2(refused->error().untrusted.subject.contains(u"CN=switchyard-client-test"_s),
+                 qPrintable(refused->error().untrusted.subject));
+        QVERIFY2(refused->error().message.contains(fingerprint), qPrintable(refused->error().message));
+
+        HttpRequest pinned = get(url);
+        pinned.pinnedSha256 = *upstream::parseFingerprint(fingerprint);
+        const auto answered = run(client, pinned);
+        QVERIFY(answered.has_value());
+        QVERIFY2(answered->hasValue(), qPrintable(answered->hasValue() ? QString() : answered->error().message));
+        QCOMPARE((*answered)->status, 200);
+        QVERIFY((*answered)->body.contains("\"m1\""));
+
+        // The pinned connection kept alive is not lent to a request without the pin (or with another).
+        const auto again = run(client, get(url));
+        QVERIFY(again.has_value() && !again->hasValue());
+        QCOMPARE(again->error().kind, HttpErrorKind::Untrusted);
+        HttpRequest wrong = get(url);
+        wrong.pinnedSha256 = QByteArray(32, '\x5a');
+        const auto refusedAgain = run(client, wrong);
+        QVERIFY(refusedAgain.has_value() && !refusedAgain->hasValue());
+        QCOMPARE(refusedAgain->error().kind, HttpErrorKind::Untrusted);
+        QCOMPARE(refusedAgain->error().untrusted.sha256, fingerprint);
     }
 
     void notAUrlIsAnError()

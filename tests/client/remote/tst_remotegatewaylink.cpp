@@ -8,8 +8,11 @@
 #include "common/testhttpclient.h"
 #include "remote/remotegatewaylink.h"
 
+#include "upstream/pinnedcertificate.h"
+
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -176,7 +179,8 @@ private:
                             "http://127.0.0.1:");
     }
 
-    QString writeConfig(int healthCheckIntervalMs = 200)
+    // tls: the "switchyard.tls" object (cert_file, key_file), or null for plain http.
+    QString writeConfig(int healthCheckIntervalMs = 200, const nlohmann::ordered_json &tls = {})
     {
         nlohmann::ordered_json providers = nlohmann::ordered_json::object();
         const char *names[] = {"a", "b"};
@@ -196,6 +200,8 @@ private:
               {"health_check_interval_ms", healthCheckIntervalMs},
               {"api_keys", {ClientKey.toStdString()}},
               {"admin_keys", {AdminKey.toStdString()}}}}};
+        if (!tls.is_null())
+            doc["switchyard"]["tls"] = tls;
         const QString path = m_dir.filePath(u"config.json"_s);
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -204,14 +210,15 @@ private:
         return path;
     }
 
-    bool startGateway(quint16 port = 0)
+    bool startGateway(quint16 port = 0, bool https = false)
     {
         // SWITCHYARD_TEST_GATEWAY_BIN: the panel against another build of the gateway (another branch, an
         // installed package).
         m_gatewayPort = startProcess(qEnvironmentVariable("SWITCHYARD_TEST_GATEWAY_BIN", QStringLiteral(SWITCHYARD_BIN)),
                                      {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s,
                                       u"127.0.0.1:%1"_s.arg(port)},
-                                     "listening on http://127.0.0.1:", &m_gateway);
+                                     https ? "listening on https://127.0.0.1:" : "listening on http://127.0.0.1:",
+                                     &m_gateway);
         return m_gatewayPort != 0;
     }
 
@@ -226,10 +233,10 @@ private:
         }
     }
 
-    RemoteLinkOptions options(const QString &key = AdminKey) const
+    RemoteLinkOptions options(const QString &key = AdminKey, bool https = false) const
     {
         RemoteLinkOptions o;
-        o.url = QUrl(u"http://127.0.0.1:%1"_s.arg(m_gatewayPort));
+        o.url = QUrl((https ? u"https://127.0.0.1:%1"_s : u"http://127.0.0.1:%1"_s).arg(m_gatewayPort));
         o.adminKey = key;
         return o;
     }
@@ -586,6 +593,81 @@ private slots:
               "%d TCP connection(s); gateway CPU %lld ms idle, %lld ms with the link (%.2f%% -> %.2f%% of a core)",
               seconds, polls, in, out, proxy.connections, idleCpu, linkedCpu, idleCpu * 100.0 / (seconds * 1000.0),
               linkedCpu * 100.0 / (seconds * 1000.0));
+    }
+
+    // A gateway serving HTTPS with a self-signed certificate (made here by openssl): the panel refuses it
+    // and names the certificate as openssl does, until the operator pins exactly that one.
+    void aSelfSignedGatewayIsRefusedUntilPinned()
+    {
+        if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty())
+            QSKIP("the openssl command is not installed: it makes this test's self-signed certificate");
+        const QString cert = m_dir.filePath(u"cert.pem"_s), key = m_dir.filePath(u"key.pem"_s);
+        const auto openssl = [](const QStringList &args) {
+            QProcess p;
+            p.start(u"openssl"_s, args);
+            if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+                qWarning() << "openssl" << args << "failed:" << p.readAllStandardError();
+                return QByteArray();
+            }
+            const QByteArray out = p.readAllStandardOutput();
+            return out.isEmpty() ? QByteArray("ok") : out;
+        };
+        QVERIFY(!openssl({u"req"_s, u"-x509"_s, u"-newkey"_s, u"ec"_s, u"-pkeyopt"_s, u"ec_paramgen_curve:prime256v1"_s,
+                          u"-nodes"_s, u"-keyout"_s, key, u"-out"_s, cert, u"-days"_s, u"2"_s, u"-subj"_s,
+                          u"/CN=switchyard-remote-test"_s})
+                     .isEmpty());
+        const QByteArray printed = openssl({u"x509"_s, u"-in"_s, cert, u"-noout"_s, u"-fingerprint"_s, u"-sha256"_s});
+        const QString fingerprint = QString::fromLatin1(printed.mid(printed.indexOf('=') + 1).trimmed());
+        QCOMPARE(fingerprint.size(), 32 * 3 - 1);
+
+        stopProcess(m_gateway);
+        QVERIFY(!writeConfig(200, {{"cert_file", cert.toStdString()}, {"key_file", key.toStdString()}}).isEmpty());
+        QVERIFY2(startGateway(0, true), "switchyard --headless did not start with TLS");
+
+        // Not trusted, not pinned: unreachable, and the reason and the question name the certificate.
+        RemoteLinkOptions o = options(AdminKey, true);
+        // A backoff far longer than the test waits: only the retry at once after pinning can connect.
+        o.backoffInitialMs = o.backoffMaxMs = 120000;
+        RemoteGatewayLink link(o);
+        QSignalSpy changes(&link, &link::GatewayLink::linkStatusChanged);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Unreachable, 10000);
+        QVERIFY2(link.linkStatus().reason.contains(fingerprint), qPrintable(link.linkStatus().reason));
+        QVERIFY(!link.status().has_value());
+        QVERIFY(link.untrustedCertificate().has_value());
+        QCOMPARE(link.untrustedCertificate()->sha256, fingerprint);
+        QVERIFY2(link.untrustedCertificate()->subject.contains(u"CN=switchyard-remote-test"_s),
+                 qPrintable(link.untrustedCertificate()->subject));
+        QVERIFY(!changes.isEmpty());
+
+        // Another certificate's pin trusts nothing here.
+        RemoteLinkOptions wrong = options(AdminKey, true);
+        wrong.pinnedSha256 = QByteArray(32, '\x5a');
+        RemoteGatewayLink wrongLink(wrong);
+        wrongLink.start();
+        QTRY_COMPARE_WITH_TIMEOUT(wrongLink.linkStatus().state, LinkState::Unreachable, 10000);
+        QVERIFY2(wrongLink.linkStatus().reason.contains(fingerprint), qPrintable(wrongLink.linkStatus().reason));
+        QCOMPARE(wrongLink.untrustedCertificate()->sha256, fingerprint);
+        wrongLink.stop();
+
+        // The operator accepts it: pinned, connected at once, status read over HTTPS.
+        const auto pin = upstream::parseFingerprint(link.untrustedCertificate()->sha256);
+        QVERIFY(pin.has_value());
+        link.setPinnedSha256(*pin);
+        QCOMPARE(link.pinnedSha256(), *pin);
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+        QVERIFY(!link.untrustedCertificate().has_value());
+        QVERIFY(link.status().has_value());
+        QCOMPARE(link.status()->nodes.size(), 2);
+        QVERIFY2(link.status()->listenUrl.startsWith(u"https://"_s), qPrintable(link.status()->listenUrl));
+
+        // Pinned from the start: connected straight away.
+        RemoteLinkOptions pinned = options(AdminKey, true);
+        pinned.pinnedSha256 = *pin;
+        RemoteGatewayLink pinnedLink(pinned);
+        pinnedLink.start();
+        QTRY_COMPARE_WITH_TIMEOUT(pinnedLink.linkStatus().state, LinkState::Connected, 10000);
+        QCOMPARE(pinnedLink.status()->nodes.size(), 2);
     }
 
     void stopEndsPolling()
