@@ -5,14 +5,12 @@
 #include "demofleet.h"
 #include "gateway.h"
 #include "mainwindow.h"
-#include "remotelink.h"
+#include "remotesessions.h"
 #include "signalwatcher.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QIcon>
-#include <QInputDialog>
-#include <QLineEdit>
 #include <QStandardPaths>
 #include <cstdio>
 
@@ -38,30 +36,13 @@ void setUpApplication()
 int runRemotePanel(const QString &url)
 {
     setUpApplication();
-    // The key never goes on the command line (it would show in ps and the shell's history).
-    QString key = qEnvironmentVariable("SWITCHYARD_ADMIN_KEY");
-    if (key.isEmpty()) {
-        bool ok = false;
-        key = QInputDialog::getText(nullptr, QObject::tr("Connect to a gateway"),
-                                    QObject::tr("Admin key for %1 (empty: none, for a gateway on loopback without keys):")
-                                        .arg(url),
-                                    QLineEdit::Password, QString(), &ok);
-        if (!ok)
-            return 1;
-    }
-    auto made = app::makeRemoteLink(QUrl::fromUserInput(url), key);
-    key.fill(u'\0');
-    if (!made) {
-        std::fprintf(stderr, "switchyard: --connect %s: %s\n", qPrintable(url), qPrintable(made.error()));
+    RemoteSessions sessions;
+    if (!sessions.connectAtStart(QUrl::fromUserInput(url)))
         return 2;
-    }
-    std::unique_ptr<link::GatewayLink> gatewayLink = std::move(*made);
-    MainWindow window(gatewayLink.get(), nullptr, nullptr);
-
     app::SignalWatcher watcher;
-    QObject::connect(&watcher, &app::SignalWatcher::terminateRequested, &window, [&](int) { window.quitDraining(); });
-    QObject::connect(&window, &MainWindow::quitFinished, qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
-    window.show();
+    QObject::connect(&watcher, &app::SignalWatcher::terminateRequested, qApp, [] { QCoreApplication::exit(0); });
+    QObject::connect(&sessions, &RemoteSessions::lastWindowClosed, qApp, [] { QCoreApplication::exit(0); },
+                     Qt::QueuedConnection);
     return QApplication::exec();
 }
 
@@ -81,6 +62,10 @@ int runPanel(const QString &configPath, const QString &listen, bool demo)
     setUpApplication();
 
     MainWindow window(&gateway, &controller);
+    // File ▸ Connect to gateway…: remote gateways open in windows of their own; every window's Gateways
+    // tab lists them all.
+    RemoteSessions sessions;
+    sessions.addWindow(&window);
 
     auto startDemo = [&]() -> bool {
         if (!fleet.nodes().empty()) {

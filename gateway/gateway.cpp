@@ -1,7 +1,7 @@
 #include "gateway.h"
 
 #include "common/clock.h"
-#include "health/healthprober.h"
+#include "probe/healthprober.h"
 #include "server/listener.h"
 #include "config/configloader.h"
 #include "link/maskedsecrets.h"

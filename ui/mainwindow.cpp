@@ -8,6 +8,7 @@
 #include "config/remoteconfig.h"
 #include "config/configloader.h"
 #include "eventlooplag.h"
+#include "fleet/gatewaysview.h"
 #include "gateway.h"
 #include "link/localgatewaylink.h"
 #include "nodesmodel.h"
@@ -39,6 +40,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <iterator>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -66,6 +68,7 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
       m_charts(new ChartsView(this)), m_requests(new RequestsView(this)),
       m_configEditor(new ConfigEditor(m_config, this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
+      m_gateways(new GatewaysView(this)),
       m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
       m_stateText(new QLabel(this)), m_gatewayText(new QLabel(this)), m_urlText(new QLabel(this)),
       m_ratesText(new QLabel(this)), m_language(i18n::languageSetting())
@@ -90,6 +93,8 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
     };
     m_tabs->addTab(scrollable(m_chat), tr("C&hat"));
     m_tabs->addTab(scrollable(m_bench), tr("&Benchmark"));
+    m_tabs->addTab(m_gateways, tr("Gate&ways"));
+    m_gateways->addGateway(m_link);
 
     // The banner: a start that failed, a config with problems. Plain, visible, not modal.
     m_banner->setObjectName(u"banner"_s);
@@ -248,6 +253,9 @@ void MainWindow::createActions()
     m_openConfig->setShortcut(QKeySequence::Open);
     m_startDemo = file->addAction(tr("Start the &demo"), this, &MainWindow::demoRequested);
     m_addNodes = file->addAction(tr("&Add nodes\u2026"), this, [this] { showWelcome(WelcomeDialog::Page::Nodes); });
+    QAction *connectTo = file->addAction(tr("&Connect to gateway\u2026"), this, &MainWindow::connectRequested);
+    connectTo->setObjectName(u"connectToGateway"_s);
+    connectTo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addSeparator();
     m_settings = file->addAction(tr("&Settings\u2026"), this, &MainWindow::showSettings);
     m_settings->setShortcut(QKeySequence::Preferences);
@@ -290,8 +298,9 @@ void MainWindow::createActions()
     m_copyUrl->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QString names[] = {tr("&Nodes"), tr("&Charts"), tr("&Requests"), tr("Con&fig"), tr("C&hat"), tr("&Benchmark")};
-    for (int i = 0; i < 6; ++i) {
+    const QString names[] = {tr("&Nodes"), tr("&Charts"), tr("&Requests"), tr("Con&fig"), tr("C&hat"), tr("&Benchmark"),
+                             tr("Gate&ways")};
+    for (int i = 0; i < int(std::size(names)); ++i) {
         QAction *a = view->addAction(names[i], this, [this, i] { m_tabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
@@ -758,6 +767,17 @@ void MainWindow::openInChat(const QString &node)
     }
     showView(View::Chat);
     m_chat->openWith(model.isEmpty() ? QString() : node % u'/' % model);
+}
+
+void MainWindow::addFleetGateway(link::GatewayLink *link)
+{
+    m_gateways->addGateway(link);
+}
+
+void MainWindow::removeFleetGateway(link::GatewayLink *link)
+{
+    if (link != m_link) // a window always lists its own gateway
+        m_gateways->removeGateway(link);
 }
 
 void MainWindow::showView(View view)

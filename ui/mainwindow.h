@@ -48,6 +48,7 @@ class BenchmarkView;
 class ChartsView;
 class ChatConsole;
 class ConfigEditor;
+class GatewaysView;
 class NodesView;
 class RemoteConfig;
 class RequestLogFollower;
@@ -59,7 +60,7 @@ class MainWindow final : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    enum class View { Nodes, Charts, Requests, Config, Chat, Benchmark };
+    enum class View { Nodes, Charts, Requests, Config, Chat, Benchmark, Gateways };
     Q_ENUM(View)
 
     // The gateway of this process, seen through a LocalGatewayLink the window makes. The gateway must
@@ -122,6 +123,10 @@ public:
     RemoteConfig *remoteConfig() const { return m_remoteConfig; }  // null for this process's gateway
     ChatConsole *chatConsole() const { return m_chat; }        // null once replaced
     BenchmarkView *benchmarkView() const { return m_bench; }   // null once replaced
+    // The Gateways tab: this window's gateway and every other one the panel is connected to (the fleet).
+    GatewaysView *gatewaysView() const { return m_gateways; }
+    void addFleetGateway(link::GatewayLink *link);
+    void removeFleetGateway(link::GatewayLink *link);
     // The Nodes view's "Open in chat": the Chat tab, pinned to the node ("node/model").
     void openInChat(const QString &node);
     QAction *gatewayToggleAction() const { return m_toggle; }
@@ -141,6 +146,8 @@ public:
 
 signals:
     void demoRequested();
+    // File ▸ Connect to gateway…: the app asks for the address and key and opens a window on it.
+    void connectRequested();
     void quitFinished(); // the gateway has stopped and settings are saved: the app may exit
 
 protected:
@@ -180,6 +187,7 @@ private:
     ConfigEditor *m_configEditor;
     ChatConsole *m_chat;
     BenchmarkView *m_bench;
+    GatewaysView *m_gateways;
     QFrame *m_banner;
     QLabel *m_bannerText;
     QLabel *m_stateIcon;

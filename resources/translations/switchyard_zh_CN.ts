@@ -74,14 +74,6 @@
         <source>load aware</source>
         <translation>负载感知</translation>
     </message>
-    <message>
-        <source>Connect to a gateway</source>
-        <translation>连接到网关</translation>
-    </message>
-    <message>
-        <source>Admin key for %1 (empty: none, for a gateway on loopback without keys):</source>
-        <translation>%1 的管理密钥（留空表示不使用密钥，适用于回环地址上未配置密钥的网关）：</translation>
-    </message>
 </context>
 <context>
     <name>switchyard::app::CommandLine</name>
@@ -2241,6 +2233,14 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Gateway: %1 done</source>
         <translation>网关：%1 已完成</translation>
     </message>
+    <message>
+        <source>Gate&amp;ways</source>
+        <translation>网关列表(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to gateway…</source>
+        <translation>连接到网关(&amp;C)…</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::MessageWidget</name>
@@ -2864,6 +2864,17 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>the gateway&apos;s config changed meanwhile (%1)</source>
         <translation>网关的配置在此期间已更改（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::RemoteSessions</name>
+    <message>
+        <source>Connect to a gateway</source>
+        <translation>连接到网关</translation>
+    </message>
+    <message>
+        <source>Admin key for %1 (empty: none, for a gateway on loopback without keys):</source>
+        <translation>%1 的管理密钥（留空表示不使用密钥，适用于回环地址上未配置密钥的网关）：</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,8 @@
 #include "common/testhttpclient.h"
 #include "config/configloader.h"
 #include "demofleet.h"
+#include "fleet/gatewaysmodel.h"
+#include "fleet/gatewaysview.h"
 #include "gateway.h"
 #include "mainwindow.h"
 #include "nodesmodel.h"
@@ -316,9 +318,21 @@ private slots:
         m_window->replaceView(MainWindow::View::Config, editor);
         QCOMPARE(m_window->currentView(), MainWindow::View::Config);
         QVERIFY(editor->isVisible());
-        QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 6);
+        QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 7); // … Chat, Benchmark, Gateways
         // The rest of the window carries on (applying a config updated the old placeholder before).
         m_window->applyConfig(m_config, u"demo"_s);
+    }
+
+    void gatewaysTabListsThisProcesssGateway()
+    {
+        // The fleet starts with the window's own gateway: its version and both demo nodes up.
+        m_window->showView(MainWindow::View::Gateways);
+        QCOMPARE(m_window->currentView(), MainWindow::View::Gateways);
+        GatewaysModel *fleet = m_window->gatewaysView()->gatewaysModel();
+        QCOMPARE(fleet->rowCount(), 1);
+        QTRY_COMPARE(fleet->index(0, GatewaysModel::Version).data().toString(), QStringLiteral(SWITCHYARD_VERSION));
+        QTRY_VERIFY(fleet->index(0, GatewaysModel::NodesUp).data().toString().startsWith(u"2"_s));
+        QVERIFY(m_window->menuBar()->findChild<QAction *>(u"connectToGateway"_s));
     }
 
     void statusMessageCoversTheGatewayState()

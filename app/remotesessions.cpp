@@ -1,0 +1,194 @@
+#include "remotesessions.h"
+
+#include "connect/certificatequestion.h"
+#include "connect/connectdialog.h"
+#include "connect/gatewayurl.h"
+#include "mainwindow.h"
+#include "remote/remotegatewaylink.h"
+#include "remotelink.h"
+#include "upstream/pinnedcertificate.h"
+
+#include <QInputDialog>
+#include <QLineEdit>
+#include <algorithm>
+#include <cstdio>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::ui {
+
+RemoteSessions::RemoteSessions(QObject *parent) : QObject(parent) {}
+
+RemoteSessions::~RemoteSessions()
+{
+    // Windows before their links: a window reads its link until it goes.
+    for (Session &s : m_sessions)
+        s.window.reset();
+}
+
+void RemoteSessions::addWindow(MainWindow *window)
+{
+    connect(window, &MainWindow::connectRequested, this, [this, window] { askAndConnect(window); });
+    for (const Session &s : m_sessions) {
+        if (s.window.get() != window)
+            window->addFleetGateway(s.link.get());
+    }
+    for (const QPointer<MainWindow> &other : m_windows) {
+        if (other && other != window && !other->gatewayLink()->isRemote())
+            window->addFleetGateway(other->gatewayLink()); // this process's gateway, when there is one
+    }
+    m_windows.emplace_back(window);
+}
+
+void RemoteSessions::askAndConnect(QWidget *parent)
+{
+    auto *dialog = new ConnectDialog(&m_credentials, &m_recent, parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ConnectRequest r = dialog->request();
+        QString error;
+        if (!open(r.url, r.key, r.remember, &error) && dialog->parentWidget()) {
+            if (auto *w = qobject_cast<MainWindow *>(dialog->parentWidget()->window()))
+                w->showError(error.toHtmlEscaped());
+        }
+    });
+    dialog->open(); // window-modal, never a nested event loop
+}
+
+bool RemoteSessions::connectAtStart(const QUrl &url)
+{
+    const auto valid = GatewayUrl::parse(url.toString());
+    if (!valid) {
+        std::fprintf(stderr, "switchyard: --connect %s: %s\n", qPrintable(url.toString()), qPrintable(valid.error()));
+        return false;
+    }
+    // The key never comes from the command line (it would show in ps and the shell's history).
+    QString key = qEnvironmentVariable("SWITCHYARD_ADMIN_KEY");
+    if (!key.isEmpty()) {
+        open(*valid, key, false);
+        key.fill(u'\0');
+        return true;
+    }
+    // The key remembered for this gateway, if the secret store has one; else ask.
+    const QString canonical = GatewayUrl::canonical(*valid);
+    auto conn = std::make_shared<QMetaObject::Connection>();
+    *conn = connect(&m_credentials, &CredentialStore::keyLoaded, this,
+                    [this, conn, canonical, url = *valid](const QString &gatewayUrl, const QString &stored, bool found) {
+                        if (GatewayUrl::canonical(QUrl(gatewayUrl)) != canonical)
+                            return;
+                        disconnect(*conn);
+                        if (found)
+                            open(url, stored, false);
+                        else
+                            promptForKey(url);
+                    });
+    m_credentials.load(canonical);
+    return true;
+}
+
+void RemoteSessions::promptForKey(const QUrl &url)
+{
+    auto *prompt = new QInputDialog;
+    prompt->setAttribute(Qt::WA_DeleteOnClose);
+    prompt->setWindowTitle(tr("Connect to a gateway"));
+    prompt->setLabelText(tr("Admin key for %1 (empty: none, for a gateway on loopback without keys):")
+                             .arg(url.toString()));
+    prompt->setTextEchoMode(QLineEdit::Password);
+    connect(prompt, &QInputDialog::textValueSelected, this, [this, url](const QString &key) { open(url, key, false); });
+    connect(prompt, &QDialog::rejected, this, [this] {
+        if (windowCount() == 0)
+            emit lastWindowClosed();
+    });
+    prompt->open();
+}
+
+MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remember, QString *error)
+{
+    auto made = app::makeRemoteLink(url, key);
+    if (!made) {
+        if (error)
+            *error = made.error();
+        return nullptr;
+    }
+    Session s;
+    s.link = std::move(*made);
+    s.window = std::make_unique<MainWindow>(s.link.get(), nullptr, nullptr);
+    link::GatewayLink *gatewayLink = s.link.get();
+    MainWindow *window = s.window.get();
+    window->setAttribute(Qt::WA_DeleteOnClose, false); // owned here
+
+    // Filed once the gateway answered: a mistyped key or address is not remembered.
+    const QString canonical = GatewayUrl::canonical(url);
+    auto filed = std::make_shared<bool>(false);
+    connect(gatewayLink, &link::GatewayLink::linkStatusChanged, this,
+            [this, filed, canonical, key, remember](const link::LinkStatus &status) {
+                if (*filed || status.state != link::LinkState::Connected)
+                    return;
+                *filed = true;
+                m_recent.add(canonical);
+                if (remember)
+                    m_credentials.store(canonical, key);
+                else
+                    m_credentials.keepForSession(canonical, key);
+            });
+    connect(window, &MainWindow::quitFinished, this, [this, window] { closeSession(window); }, Qt::QueuedConnection);
+    // A certificate the system does not trust: the operator decides, once per certificate shown; trusted,
+    // its fingerprint is pinned for this gateway and the link retries at once.
+    if (auto *remote = qobject_cast<client::RemoteGatewayLink *>(gatewayLink)) {
+        auto asked = std::make_shared<QString>();
+        connect(remote, &link::GatewayLink::linkStatusChanged, window, [remote, window, canonical, asked] {
+            const auto untrusted = remote->untrustedCertificate();
+            if (!untrusted || untrusted->isNull() || *asked == untrusted->sha256)
+                return;
+            *asked = untrusted->sha256;
+            auto *question = new CertificateQuestion(canonical, untrusted->subject, untrusted->sha256,
+                                                     untrusted->reason, window);
+            question->setAttribute(Qt::WA_DeleteOnClose);
+            const QString fingerprint = untrusted->sha256;
+            connect(question, &QDialog::accepted, remote, [remote, fingerprint] {
+                if (const auto pin = upstream::parseFingerprint(fingerprint))
+                    remote->setPinnedSha256(*pin);
+            });
+            question->open();
+        });
+    }
+
+    for (const QPointer<MainWindow> &other : m_windows) {
+        if (other)
+            other->addFleetGateway(gatewayLink);
+    }
+    m_sessions.push_back(std::move(s));
+    addWindow(window);
+    window->show();
+    return window;
+}
+
+void RemoteSessions::closeSession(MainWindow *window)
+{
+    for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
+        if (it->window.get() != window)
+            continue;
+        link::GatewayLink *gone = it->link.get();
+        for (const QPointer<MainWindow> &other : m_windows) {
+            if (other && other != window)
+                other->removeFleetGateway(gone);
+        }
+        std::erase_if(m_windows, [window](const QPointer<MainWindow> &w) { return !w || w == window; });
+        // Out of the window's own signal first; the link goes after the window that reads it.
+        MainWindow *closing = it->window.release();
+        QObject *linkObject = it->link.release();
+        connect(closing, &QObject::destroyed, linkObject, &QObject::deleteLater);
+        closing->deleteLater();
+        m_sessions.erase(it);
+        break;
+    }
+    if (windowCount() == 0)
+        emit lastWindowClosed();
+}
+
+int RemoteSessions::windowCount() const
+{
+    return int(std::count_if(m_windows.begin(), m_windows.end(), [](const QPointer<MainWindow> &w) { return !w.isNull(); }));
+}
+
+} // namespace switchyard::ui

@@ -1,0 +1,113 @@
+// Connecting the panel to remote gateways (app/remotesessions): File ▸ Connect to gateway… and
+// `switchyard --connect` open a window on a real gateway over loopback, every window's Gateways tab
+// lists the whole fleet, the key is remembered only once the gateway answered, and closing a remote
+// window takes its gateway off the other windows' lists.
+#include "connect/credentialstore.h"
+#include "connect/gatewayurl.h"
+#include "fleet/gatewaysmodel.h"
+#include "fleet/gatewaysview.h"
+#include "gateway/gatewayfixture.h"
+#include "link/localgatewaylink.h"
+#include "mainwindow.h"
+#include "nodesmodel.h"
+#include "nodesview.h"
+#include "remotesessions.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::ui;
+using namespace Qt::Literals::StringLiterals;
+
+class TestRemoteSessions final : public QObject
+{
+    Q_OBJECT
+
+private:
+    static int fleetRows(MainWindow &window)
+    {
+        return window.gatewaysView()->gatewaysModel()->rowCount();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // recent gateways and geometry in a throw-away place
+        // No secret service here: keys stay in memory for the session (the store says so).
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/switchyard-test-bus");
+        qunsetenv("SWITCHYARD_ADMIN_KEY");
+    }
+
+    void connectOpensAWindowAndTheFleetListsIt()
+    {
+        testing::GatewayFixture fx;
+        QVERIFY(fx.start({u"a"_s, u"b"_s}));
+        const QUrl url(u"http://127.0.0.1:"_s + QString::number(fx.port));
+
+        Gateway local;
+        MainWindow home(&local);
+        RemoteSessions sessions;
+        sessions.addWindow(&home);
+        QCOMPARE(fleetRows(home), 1); // its own gateway
+
+        QString error;
+        MainWindow *remote = sessions.open(url, QString(), false, &error);
+        QVERIFY2(remote, qPrintable(error));
+        QVERIFY(remote->isRemote());
+        QVERIFY(remote->windowTitle().contains(u"127.0.0.1"_s));
+        // The remote window shows the gateway's nodes, and both windows list both gateways.
+        NodesModel *nodes = remote->nodesView()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(nodes->rowCount(), 2, 10000);
+        QCOMPARE(fleetRows(home), 2);
+        QCOMPARE(fleetRows(*remote), 2);
+
+        // Answered: the gateway is among the recent ones, its (empty) key kept for the session.
+        QTRY_VERIFY_WITH_TIMEOUT(sessions.recent()->urls().contains(GatewayUrl::canonical(url)), 10000);
+
+        // Closing the remote window takes it off the home window's list.
+        QSignalSpy last(&sessions, &RemoteSessions::lastWindowClosed);
+        remote->quitDraining();
+        QTRY_COMPARE_WITH_TIMEOUT(fleetRows(home), 1, 10000);
+        QCOMPARE(sessions.windowCount(), 1);
+        QCOMPARE(last.count(), 0); // the home window is still open
+    }
+
+    void aWrongAddressIsRefusedWithItsReason()
+    {
+        RemoteSessions sessions;
+        QString error;
+        QVERIFY(!sessions.open(QUrl(u"ftp://gw.example:21"_s), QString(), false, &error));
+        QVERIFY2(error.contains(u"ftp://gw.example:21"_s), qPrintable(error));
+        QCOMPARE(sessions.windowCount(), 0);
+    }
+
+    void connectAtStartUsesTheEnvironmentsKey()
+    {
+        // A gateway that wants an admin key: the one from SWITCHYARD_ADMIN_KEY is used.
+        testing::GatewayFixture fx;
+        QVERIFY(fx.start({u"a"_s}, {}, {}, [](config::GatewayConfig &c) {
+            c.settings.adminKeys = {u"sk-admin-test"_s};
+        }));
+        qputenv("SWITCHYARD_ADMIN_KEY", "sk-admin-test");
+        RemoteSessions sessions;
+        QVERIFY(sessions.connectAtStart(QUrl(u"http://127.0.0.1:"_s + QString::number(fx.port))));
+        qunsetenv("SWITCHYARD_ADMIN_KEY");
+        QCOMPARE(sessions.windowCount(), 1);
+        // The gateway answered the key (a wrong one would leave it unauthorized, never "recent").
+        QTRY_VERIFY_WITH_TIMEOUT(sessions.recent()->urls().contains(u"http://127.0.0.1:"_s + QString::number(fx.port)),
+                                 10000);
+    }
+
+    void connectAtStartRefusesANonGatewayAddress()
+    {
+        RemoteSessions sessions;
+        QVERIFY(!sessions.connectAtStart(QUrl(u"mailto:someone@example.com"_s)));
+        QCOMPARE(sessions.windowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestRemoteSessions)
+#include "tst_remotesessions.moc"
