@@ -699,6 +699,8 @@ void MainWindow::onLinkStatus(const link::LinkStatus &s)
     const bool seen = s.state == link::LinkState::Connected;
     if (seen && !wasSeen)
         m_remoteConfigWanted = true;
+    // Until it answers again, what the Nodes view shows is only the last thing the gateway said.
+    m_nodes->model()->setStale(!seen && s.state != link::LinkState::Connecting, linkStateText(s));
     if (!seen && s.state != link::LinkState::Connecting) {
         showError(u"<b>"_s % tr("The panel cannot see the gateway %1.").arg(m_link->displayName()).toHtmlEscaped()
                   % u"</b> "_s % linkStateText(s).toHtmlEscaped());

@@ -180,9 +180,11 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         return int(n.state);
     case Qt::DecorationRole:
         if (column == State)
-            return nodeStateIcon(n.state);
+            return m_stale ? nodeStateIcon(health::NodeState::Unknown) : nodeStateIcon(n.state);
         return {};
     case Qt::ToolTipRole:
+        if (m_stale && (column == State || column == Name))
+            return tr("Last known: %1. The panel cannot see the gateway now: %2").arg(nodeStateText(n.state), m_staleReason);
         if (column == State || column == Name)
             return QString(nodeStateText(n.state) % u": "_s % row.description.reason);
         if (column == ErrorRate)
@@ -195,10 +197,14 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
                      formatLatency(n.window.ttftP95Ms));
         return {};
     case Qt::ForegroundRole:
+        if (m_stale)
+            return QColor(128, 128, 128);
         if (down && (column == Queue || column == KvCache))
             return QColor(128, 128, 128); // the last reading before it went down
         return {};
     case Qt::BackgroundRole: {
+        if (m_stale)
+            return {};
         // A translucent tint so it works on light and dark palettes alike.
         if (down)
             return QColor(212, 60, 60, 48);
@@ -213,6 +219,16 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+void NodesModel::setStale(bool stale, const QString &reason)
+{
+    if (stale == m_stale && reason == m_staleReason)
+        return;
+    m_stale = stale;
+    m_staleReason = reason;
+    if (!m_nodes.isEmpty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -59,6 +59,10 @@ public:
 
     void setNodes(const QList<NodeRow> &nodes);
     const QList<NodeRow> &nodes() const { return m_nodes; }
+    // The panel cannot see the gateway now (unreachable, refused …): the rows are what it said last, shown
+    // greyed and without the state's colour, so a lost gateway's nodes never look healthy. reason: why.
+    void setStale(bool stale, const QString &reason = {});
+    bool isStale() const { return m_stale; }
     const NodeRow *node(int row) const;
     int rowOf(const QString &name) const;
 
@@ -68,6 +72,8 @@ public:
     static QString formatPercent(std::optional<double> fraction);
 
 private:
+    bool m_stale = false;
+    QString m_staleReason;
     QVariant display(const NodeRow &n, int column) const;
     QVariant sortValue(const NodeRow &n, int column) const;
 

@@ -2592,6 +2592,10 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>When the gateway last checked the node</source>
         <translation>网关上次检查该节点的时间</translation>
     </message>
+    <message>
+        <source>Last known: %1. The panel cannot see the gateway now: %2</source>
+        <translation>最后已知：%1。面板现在无法访问网关：%2</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::NodesView</name>

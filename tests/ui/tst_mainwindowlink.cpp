@@ -284,6 +284,13 @@ private slots:
         QVERIFY2(window.statusText().contains(u"Unreachable: connection refused"_s), qPrintable(window.statusText()));
         QVERIFY(window.bannerText().contains(u"connection refused"_s));
         QVERIFY(!window.gatewayToggleAction()->isEnabled()); // nothing to pause while it cannot be reached
+        // The nodes it reported last are not shown as healthy while it cannot be seen.
+        NodesModel *nodes = window.nodesView()->model();
+        QVERIFY(nodes->isStale());
+        const QModelIndex state = nodes->index(0, NodesModel::State);
+        QVERIFY(nodes->data(state, Qt::ForegroundRole).isValid());
+        QVERIFY2(nodes->data(state, Qt::ToolTipRole).toString().contains(u"connection refused"_s),
+                 qPrintable(nodes->data(state, Qt::ToolTipRole).toString()));
 
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -295,6 +302,7 @@ private slots:
         remote.reportLink(link::LinkState::Connected);
         QCOMPARE(window.indicator(), GatewayIndicator::Running);
         QVERIFY(window.bannerText().isEmpty());
+        QVERIFY(!nodes->isStale());
     }
 
     void remoteToggleAndNodeActionsGoOverTheLink()
