@@ -1554,14 +1554,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Draining</source>
         <translation>排空中</translation>
     </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
 </context>
 <context>
     <name>switchyard::ui::FleetNodesModel</name>

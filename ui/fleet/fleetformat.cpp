@@ -1,5 +1,7 @@
 #include "fleet/fleetformat.h"
 
+#include "nodesmodel.h"
+
 #include <QLocale>
 
 using namespace Qt::Literals::StringLiterals;
@@ -63,26 +65,15 @@ QColor FleetFormat::stateTint(health::NodeState state)
     }
 }
 
+// The Nodes view's formats, so a number reads the same in every view.
 QString FleetFormat::rate(double perSecond)
 {
-    const QLocale l;
-    if (perSecond <= 0)
-        return l.toString(0);
-    if (perSecond < 10)
-        return l.toString(perSecond, 'f', 2);
-    if (perSecond < 100)
-        return l.toString(perSecond, 'f', 1);
-    return l.toString(qRound64(perSecond));
+    return NodesModel::formatRate(perSecond);
 }
 
 QString FleetFormat::latency(std::optional<double> ms)
 {
-    if (!ms)
-        return u"\u2014"_s;
-    const QLocale l;
-    if (*ms < 1000)
-        return tr("%1 ms").arg(l.toString(qRound64(*ms)));
-    return tr("%1 s").arg(l.toString(*ms / 1000.0, 'f', *ms < 10000 ? 2 : 1));
+    return NodesModel::formatLatency(ms);
 }
 
 QString FleetFormat::shortHash(const QString &hash)
