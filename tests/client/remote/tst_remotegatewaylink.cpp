@@ -12,6 +12,7 @@
 
 #include <QProcess>
 #include <QSignalSpy>
+#include <algorithm>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -569,7 +570,16 @@ private slots:
         QVERIFY(!writeConfig(5000).isEmpty());
         QVERIFY(startGateway());
         const qint64 pid = m_gateway->processId();
-        QTest::qWait(3000); // settle: first health checks, thread start-up
+        {
+            // Settled: every node has had its first health check (a short-lived link asks, then goes).
+            RemoteGatewayLink probe(options());
+            probe.start();
+            QTRY_VERIFY_WITH_TIMEOUT(probe.status() && !probe.status()->nodes.isEmpty()
+                                         && std::all_of(probe.status()->nodes.cbegin(), probe.status()->nodes.cend(),
+                                                        [](const link::NodeStatus &n) { return n.lastCheckMsSinceEpoch > 0; }),
+                                     15000);
+            probe.stop();
+        }
         qint64 before = cpuMs(pid);
         QTest::qWait(seconds * 1000);
         const qint64 idleCpu = cpuMs(pid) - before;
