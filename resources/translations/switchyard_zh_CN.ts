@@ -1534,26 +1534,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Unknown</source>
         <translation>未知</translation>
     </message>
-    <message>
-        <source>Healthy</source>
-        <translation>健康</translation>
-    </message>
-    <message>
-        <source>Degraded</source>
-        <translation>性能下降</translation>
-    </message>
-    <message>
-        <source>Down</source>
-        <translation>宕机</translation>
-    </message>
-    <message>
-        <source>Recovering</source>
-        <translation>恢复中</translation>
-    </message>
-    <message>
-        <source>Draining</source>
-        <translation>排空中</translation>
-    </message>
 </context>
 <context>
     <name>switchyard::ui::FleetNodesModel</name>

@@ -1,6 +1,7 @@
 #include "fleet/fleetformat.h"
 
 #include "nodesmodel.h"
+#include "nodestate.h"
 
 #include <QLocale>
 
@@ -31,15 +32,7 @@ QString FleetFormat::linkStateText(link::LinkState state)
 
 QString FleetFormat::nodeStateText(health::NodeState state)
 {
-    switch (state) {
-    case health::NodeState::Unknown: return tr("Unknown");
-    case health::NodeState::Healthy: return tr("Healthy");
-    case health::NodeState::Degraded: return tr("Degraded");
-    case health::NodeState::Down: return tr("Down");
-    case health::NodeState::Recovering: return tr("Recovering");
-    case health::NodeState::Draining: return tr("Draining");
-    }
-    return tr("Unknown");
+    return ui::nodeStateText(state); // the Nodes view's words, so a state reads the same everywhere
 }
 
 int FleetFormat::severity(health::NodeState state)
