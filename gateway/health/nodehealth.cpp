@@ -60,6 +60,8 @@ void NodeHealth::attemptSucceeded(qint64 nowMs)
     m_sawTraffic.store(true, std::memory_order_relaxed);
     countAttempt(nowMs, false);
     m_consecutiveFailures.store(0, std::memory_order_relaxed);
+    if (m_requestsFailing.load(std::memory_order_relaxed))
+        m_requestsFailing.store(false);
     if (m_lastFailureSlow.load(std::memory_order_relaxed))
         m_lastFailureSlow.store(false);
     if (m_ejectedUntilMs.load(std::memory_order_relaxed) != 0) {
@@ -91,6 +93,11 @@ void NodeHealth::attemptFailed(qint64 nowMs, const QString &why, bool slow)
     }
     countAttempt(nowMs, true);
     const int n = m_consecutiveFailures.fetch_add(1) + 1;
+    {
+        // Failures are the rare path; the snapshot's Degraded reason reads it.
+        QMutexLocker lock(&m_reasonMutex);
+        m_lastFailure = why;
+    }
     if (n >= m_consecutiveLimit.load(std::memory_order_relaxed)) {
         eject(nowMs, QString::number(n) % u" consecutive failures, last: "_s % why);
         return;
@@ -157,6 +164,7 @@ void NodeHealth::eject(qint64 nowMs, const QString &why)
     m_cooldownMs.store(cooldown);
     m_consecutiveFailures.store(0);
     clearWindow();
+    m_requestsFailing.store(true);
     m_ejectedUntilMs.store(nowMs + cooldown, std::memory_order_release);
     QMutexLocker lock(&m_reasonMutex);
     m_ejectReason = why;
@@ -177,8 +185,8 @@ void NodeHealth::probeFinished(qint64 nowMs, const ProbeResult &result)
     const bool wasDown = m_probeDown.exchange(false);
     if (wasDown)
         m_recovering.store(true);
-    else if (m_recovering.load())
-        m_recovering.store(false); // a second good probe in a row
+    else if (m_recovering.load() && !m_requestsFailing.load())
+        m_recovering.store(false); // a second good probe in a row, and no request failing
     m_downReason.clear();
     m_degradedReason = result.degradedReason;
     const qint64 until = m_ejectedUntilMs.load();
@@ -192,12 +200,9 @@ void NodeHealth::probeFinished(qint64 nowMs, const ProbeResult &result)
         m_recovering.store(true);
         return;
     }
-    // A good probe after the cooldown readmits a passively ejected node without waiting for a trial.
-    // Before it, a good /health says little: a node answering 500 to every request still passes it.
-    if (nowMs >= until && !m_trialInFlight.load()) {
-        m_ejectedUntilMs.store(0);
-        m_recovering.store(true);
-    }
+    // Requests ejected it: a good /health says little (a node answering 500 to every request still
+    // passes it). After the cooldown the next request is its trial; only that readmits it.
+    (void)nowMs;
 }
 
 void NodeHealth::recordTtft(qint64 ms)
@@ -232,6 +237,8 @@ NodeState NodeHealth::state(qint64 nowMs) const
         return nowMs < until ? NodeState::Down : NodeState::Recovering;
     if (m_recovering.load())
         return NodeState::Recovering;
+    if (m_consecutiveFailures.load(std::memory_order_relaxed) > 0)
+        return NodeState::Degraded; // its last request failed; the next success clears it
     {
         QMutexLocker lock(&m_reasonMutex);
         if (!m_degradedReason.isEmpty())
@@ -256,9 +263,24 @@ QString NodeHealth::reason(qint64 nowMs) const
         return u"ejected ("_s % m_ejectReason % u"); trial in "_s % QString::number((left + 999) / 1000) % u" s"_s;
     }
     case NodeState::Recovering:
-        return u"recovering: waiting for a successful request or probe"_s;
-    case NodeState::Degraded:
-        return m_degradedReason;
+        if (m_requestsFailing.load()) {
+            const QString checks = m_probed.load() && !m_probeDown.load() ? u"; its health check passes, but "_s
+                                                                           : u"; "_s;
+            return u"ejected ("_s % m_ejectReason % u")"_s % checks
+                   % u"no request has succeeded since: the next request is its trial"_s;
+        }
+        return u"recovering: waiting for a successful request or check"_s;
+    case NodeState::Degraded: {
+        const int failed = m_consecutiveFailures.load();
+        if (failed <= 0)
+            return m_degradedReason;
+        QString why = failed == 1 ? QString(u"its last request failed: "_s % m_lastFailure)
+                                  : QString(u"its last "_s % QString::number(failed) % u" requests failed, last: "_s
+                                            % m_lastFailure);
+        if (!m_degradedReason.isEmpty())
+            why += u"; "_s % m_degradedReason;
+        return why;
+    }
     case NodeState::Unknown:
         return u"not checked yet"_s;
     case NodeState::Healthy:

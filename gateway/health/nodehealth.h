@@ -10,8 +10,13 @@
 // holds `errorRateMinRequests` attempts), eject the node for a cooldown that starts at 5 s and doubles
 // up to 60 s. The rate catches a node that fails every other request, which never fails 3 in a row. After the cooldown one
 // trial request is let through: success readmits the node, failure ejects it again for twice as long.
-// A successful active probe after the cooldown readmits it as well, and one that follows a failed probe
-// readmits it at once, cooldown or not: the node was seen down and is seen up again.
+// A good active check does not readmit a node that real requests ejected: vLLM's /health answers 200
+// while inference fails (a broken model, CUDA errors), so only a request that succeeds clears that
+// evidence. Until then the node is Down (cooldown) or Recovering (a trial is due), never Healthy, and
+// the reason names the failures. A check that follows a failed check readmits the node at once,
+// cooldown or not: it was seen down and is seen up again (restarted, unwedged) and takes traffic, but
+// it stays Recovering until a request or a second check says otherwise. Between ejections, a node
+// whose last request failed is Degraded and says so, until one succeeds.
 //
 // Last resort: when every node a request could use has failed, the request tries the ejected and
 // probe-down ones too (never a drained one). admitLastResort() keeps that cheap: a node whose last
@@ -162,6 +167,8 @@ private:
     std::atomic<bool> m_recovering{false};
     std::atomic<bool> m_probed{false};
     std::atomic<bool> m_sawTraffic{false};
+    // Real requests ejected this node and none has succeeded since (see the top of this file).
+    std::atomic<bool> m_requestsFailing{false};
     std::atomic<qint64> m_ejectedUntilMs{0}; // 0 = not ejected
     std::atomic<int> m_cooldownMs{0};
     std::atomic<int> m_consecutiveFailures{0};
@@ -174,6 +181,7 @@ private:
     QString m_downReason;
     QString m_degradedReason;
     QString m_ejectReason;
+    QString m_lastFailure; // why the last failed request failed (for the Degraded reason)
     ProbeDetails m_details;
 };
 

@@ -94,6 +94,70 @@ private slots:
         QCOMPARE(h.state(t + 90000), NodeState::Draining);
     }
 
+    void requestFailuresOutweighGoodChecks()
+    {
+        // vLLM's /health answers 200 while inference fails: only a request that succeeds clears the
+        // evidence of failed requests, however many checks pass.
+        health::NodeHealth h;
+        health::HealthPolicy p;
+        p.consecutiveFailures = 3;
+        p.cooldownInitialMs = 5000;
+        h.setPolicy(p);
+        health::ProbeResult up;
+        up.up = true;
+        h.probeFinished(0, up);
+        QCOMPARE(h.state(0), NodeState::Healthy);
+
+        // One failed request: Degraded, and the reason says what failed, until the next success.
+        h.attemptFailed(100, QStringLiteral("HTTP 500: model crashed"));
+        QCOMPARE(h.state(100), NodeState::Degraded);
+        QCOMPARE(h.reason(100), QStringLiteral("its last request failed: HTTP 500: model crashed"));
+        h.probeFinished(200, up);
+        QCOMPARE(h.state(200), NodeState::Degraded);
+        h.attemptSucceeded(300);
+        QCOMPARE(h.state(300), NodeState::Healthy);
+
+        // Ejected by requests; checks keep passing through and after the cooldown: never Healthy.
+        for (int i = 0; i < 3; ++i)
+            h.attemptFailed(1000, QStringLiteral("HTTP 500"));
+        QCOMPARE(h.state(1000), NodeState::Down);
+        for (qint64 t = 1000; t <= 30'000; t += 1000)
+            h.probeFinished(t, up);
+        QCOMPARE(h.state(30'000), NodeState::Recovering);
+        QVERIFY2(h.reason(30'000).contains(QStringLiteral("3 consecutive failures, last: HTTP 500")),
+                 qPrintable(h.reason(30'000)));
+        QVERIFY2(h.reason(30'000).contains(QStringLiteral("health check passes")), qPrintable(h.reason(30'000)));
+        // The checks did not readmit it: exactly one trial at a time.
+        QCOMPARE(h.admit(30'000), health::Admission::Trial);
+        QCOMPARE(h.admit(30'000), health::Admission::No);
+        h.attemptSucceeded(30'100);
+        QCOMPARE(h.state(30'100), NodeState::Healthy);
+        QCOMPARE(h.admit(30'100), health::Admission::Yes);
+
+        // Seen down by a check and up again (restarted): takes traffic at once, but it is Recovering,
+        // not Healthy, while the requests that ejected it are unanswered by a success.
+        for (int i = 0; i < 3; ++i)
+            h.attemptFailed(40'000, QStringLiteral("connection refused"));
+        health::ProbeResult down;
+        down.downReason = QStringLiteral("connection refused");
+        h.probeFinished(40'100, down);
+        QCOMPARE(h.state(40'100), NodeState::Down);
+        h.probeFinished(40'200, up);
+        QCOMPARE(h.admit(40'200), health::Admission::Yes);
+        h.probeFinished(40'300, up);
+        h.probeFinished(40'400, up);
+        QCOMPARE(h.state(40'400), NodeState::Recovering);
+        h.attemptSucceeded(40'500);
+        QCOMPARE(h.state(40'500), NodeState::Healthy);
+
+        // Seen down by checks alone (no failed request): two good checks in a row make it Healthy.
+        h.probeFinished(50'000, down);
+        h.probeFinished(50'100, up);
+        QCOMPARE(h.state(50'100), NodeState::Recovering);
+        h.probeFinished(50'200, up);
+        QCOMPARE(h.state(50'200), NodeState::Healthy);
+    }
+
     void errorRateOverWindowEjects()
     {
         // A node failing every other request never fails three in a row; the rate catches it.
@@ -206,6 +270,52 @@ private slots:
             QCOMPARE(r.status, 200);
             seen += r.node();
         }
+        QVERIFY2(seen.count('a') >= 2, seen.constData());
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy);
+    }
+
+    void nodeFailingEveryRequestIsNotHealthyAfterItsCooldown()
+    {
+        // The operator's case: a node whose /health answers 200 while every inference request gets a
+        // 500. Its checks keep passing; once its ejection runs out with no traffic it must not turn
+        // green, and the reason must say why.
+        ManualClock clock;
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {}, {}, [](config::GatewayConfig &c) {
+            c.settings.ejectionCooldownMs = 600;
+            c.settings.healthCheckIntervalMs = 200;
+        }));
+        const auto lastCheck = [&f] { return nodeSnapshot(f.gateway, QStringLiteral("a")).probe.lastCheckMsSinceEpoch; };
+        const auto advanceOneCheck = [&] {
+            const qint64 before = lastCheck();
+            clock.advance(250);
+            QTRY_VERIFY_WITH_TIMEOUT(lastCheck() != before, 5000);
+        };
+        advanceOneCheck();
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy);
+        f.node(0).setFault(sim::FaultMode::Error500);
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).status, 200);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Down);
+        // Cooldown over, several good checks, no traffic.
+        for (int i = 0; i < 5; ++i)
+            advanceOneCheck();
+        NodeSnapshot a = nodeSnapshot(f.gateway, QStringLiteral("a"));
+        QCOMPARE(a.state, NodeState::Recovering);
+        QVERIFY2(a.stateReason.contains(QStringLiteral("HTTP 500")), qPrintable(a.stateReason));
+        QVERIFY2(a.stateReason.contains(QStringLiteral("health check passes")), qPrintable(a.stateReason));
+        // Its trial fails (the client is served by b): ejected again.
+        const qint64 aBefore = f.node(0).counters().requestsReceived;
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).status, 200);
+        QCOMPARE(f.node(0).counters().requestsReceived, aBefore + 1); // one trial, not a share of traffic
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Down);
+        // Healed: after the (doubled) cooldown its trial succeeds and it is Healthy again.
+        f.node(0).setFault(sim::FaultMode::Healthy);
+        clock.advance(1300);
+        QByteArray seen;
+        for (int i = 0; i < 6; ++i)
+            seen += request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 1)).node();
         QVERIFY2(seen.count('a') >= 2, seen.constData());
         QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("a")).state, NodeState::Healthy);
     }
