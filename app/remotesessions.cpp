@@ -3,6 +3,8 @@
 #include "connect/certificatequestion.h"
 #include "connect/connectdialog.h"
 #include "connect/gatewayurl.h"
+#include "fleet/fleetlink.h"
+#include "fleet/gatewaysview.h"
 #include "mainwindow.h"
 #include "remote/remotegatewaylink.h"
 #include "remotelink.h"
@@ -22,6 +24,7 @@ RemoteSessions::RemoteSessions(QObject *parent) : QObject(parent) {}
 RemoteSessions::~RemoteSessions()
 {
     // Windows before their links: a window reads its link until it goes.
+    m_fleet.window.reset();
     for (Session &s : m_sessions)
         s.window.reset();
 }
@@ -29,6 +32,8 @@ RemoteSessions::~RemoteSessions()
 void RemoteSessions::addWindow(MainWindow *window)
 {
     connect(window, &MainWindow::connectRequested, this, [this, window] { askAndConnect(window); });
+    if (auto *gateways = window->findChild<GatewaysView *>())
+        connect(gateways, &GatewaysView::fleetWindowRequested, this, [this] { openFleetWindow(); });
     for (const Session &s : m_sessions) {
         if (s.window.get() != window)
             window->addFleetGateway(s.link.get());
@@ -112,6 +117,8 @@ MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remem
     }
     Session s;
     s.link = std::move(*made);
+    s.url = url;
+    s.key = key;
     s.window = std::make_unique<MainWindow>(s.link.get(), nullptr, nullptr);
     link::GatewayLink *gatewayLink = s.link.get();
     MainWindow *window = s.window.get();
@@ -158,6 +165,49 @@ MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remem
             other->addFleetGateway(gatewayLink);
     }
     m_sessions.push_back(std::move(s));
+    addWindow(window);
+    window->show();
+    return window;
+}
+
+MainWindow *RemoteSessions::openFleetWindow()
+{
+    if (m_fleet.window) {
+        m_fleet.window->show();
+        m_fleet.window->raise();
+        m_fleet.window->activateWindow();
+        return m_fleet.window.get();
+    }
+    std::vector<std::unique_ptr<link::GatewayLink>> members;
+    for (const Session &s : m_sessions) {
+        auto made = app::makeRemoteLink(s.url, s.key);
+        if (!made)
+            continue;
+        // A certificate the operator trusted for this gateway is trusted by the fleet's link too.
+        auto *theirs = qobject_cast<client::RemoteGatewayLink *>(s.link.get());
+        auto *ours = qobject_cast<client::RemoteGatewayLink *>(made->get());
+        if (theirs && ours && !theirs->pinnedSha256().isEmpty())
+            ours->setPinnedSha256(theirs->pinnedSha256());
+        members.push_back(std::move(*made));
+    }
+    if (members.size() < 2)
+        return nullptr;
+    m_fleet.link = std::make_unique<client::FleetLink>(std::move(members));
+    m_fleet.window = std::make_unique<MainWindow>(m_fleet.link.get(), nullptr, nullptr);
+    MainWindow *window = m_fleet.window.get();
+    window->setAttribute(Qt::WA_DeleteOnClose, false); // owned here
+    connect(window, &MainWindow::quitFinished, this, [this] {
+        // Out of the window's own signal first; the link goes after the window that reads it.
+        MainWindow *closing = m_fleet.window.release();
+        QObject *linkObject = m_fleet.link.release();
+        std::erase_if(m_windows, [closing](const QPointer<MainWindow> &w) { return !w || w == closing; });
+        connect(closing, &QObject::destroyed, linkObject, &QObject::deleteLater);
+        closing->deleteLater();
+        if (windowCount() == 0)
+            emit lastWindowClosed();
+    }, Qt::QueuedConnection);
+    // Its Gateways tab lists the gateways it sums, not the sum as one more gateway.
+    window->gatewaysView()->removeGateway(m_fleet.link.get());
     addWindow(window);
     window->show();
     return window;

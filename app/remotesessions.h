@@ -47,6 +47,12 @@ public:
     // answered). Returns the window, null when the address is no gateway address (the reason in error).
     MainWindow *open(const QUrl &url, const QString &key, bool remember, QString *error = nullptr);
 
+    // One window for every remote gateway open here (their Nodes, Charts and Requests summed and merged,
+    // commands to all: client/fleet/fleetlink.h), over links of its own; raised if already open. Null
+    // when fewer than two remote gateways are open. The Gateways tab's button asks for it.
+    MainWindow *openFleetWindow();
+    MainWindow *fleetWindow() const { return m_fleet.window.get(); }
+
     int windowCount() const;
     CredentialStore *credentials() { return &m_credentials; }
     RecentGateways *recent() { return &m_recent; }
@@ -60,6 +66,8 @@ private:
     {
         std::unique_ptr<link::GatewayLink> link;
         std::unique_ptr<MainWindow> window;
+        QUrl url;    // what it was opened with: the fleet window opens its own link to the same gateway
+        QString key;
     };
     void promptForKey(const QUrl &url);
     void closeSession(MainWindow *window);
@@ -68,6 +76,7 @@ private:
     RecentGateways m_recent;
     std::vector<QPointer<MainWindow>> m_windows; // every window that lists the fleet
     std::vector<Session> m_sessions;             // the remote gateways' windows and links
+    Session m_fleet;                             // the fleet window, when open (not a gateway of the fleet)
 };
 
 } // namespace switchyard::ui

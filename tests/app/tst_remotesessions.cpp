@@ -6,6 +6,7 @@
 #include "connect/gatewayurl.h"
 #include "fleet/gatewaysmodel.h"
 #include "fleet/gatewaysview.h"
+#include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
 #include "link/localgatewaylink.h"
 #include "mainwindow.h"
@@ -14,6 +15,7 @@
 #include "remotesessions.h"
 
 #include <QAction>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -73,6 +75,55 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(fleetRows(home), 1, 10000);
         QCOMPARE(sessions.windowCount(), 1);
         QCOMPARE(last.count(), 0); // the home window is still open
+    }
+
+    void theFleetWindowSumsTwoGateways()
+    {
+        // Two replicas (two gateways in front of the same nodes' names): the Gateways tab's button opens
+        // one window whose Nodes tab shows each node once and whose commands reach both.
+        testing::GatewayFixture one, two;
+        QVERIFY(one.start({u"a"_s, u"b"_s}));
+        QVERIFY(two.start({u"a"_s, u"b"_s}, {}, {}, [&one](config::GatewayConfig &c) {
+            for (size_t i = 0; i < c.providers.size(); ++i)
+                c.providers[i].network.baseUrl = one.node(int(i)).baseUrl(); // the same two nodes
+        }));
+        RemoteSessions sessions;
+        MainWindow *first = sessions.open(QUrl(u"http://127.0.0.1:"_s + QString::number(one.port)), QString(), false);
+        QVERIFY(first);
+        QVERIFY(!first->gatewaysView()->fleetWindowButton()->isEnabled()); // one gateway is its own window
+        MainWindow *second = sessions.open(QUrl(u"http://127.0.0.1:"_s + QString::number(two.port)), QString(), false);
+        QVERIFY(second);
+        QVERIFY(first->gatewaysView()->fleetWindowButton()->isEnabled());
+
+        first->gatewaysView()->fleetWindowButton()->click();
+        MainWindow *fleet = sessions.fleetWindow();
+        QVERIFY(fleet);
+        QVERIFY(fleet->windowTitle().contains(QString::number(one.port)));
+        QVERIFY(fleet->windowTitle().contains(QString::number(two.port)));
+        QTRY_COMPARE_WITH_TIMEOUT(fleet->nodesView()->model()->rowCount(), 2, 10000);
+        QCOMPARE(fleetRows(*fleet), 2); // its Gateways tab lists what it sums
+        second->gatewaysView()->fleetWindowButton()->click();
+        QCOMPARE(sessions.fleetWindow(), fleet); // raised, not opened twice
+
+        // Traffic to both gateways shows in the fleet window's totals.
+        for (const quint16 port : {one.port, two.port})
+            QCOMPARE(testing::request(port, "POST", "/v1/chat/completions", testing::chatBody("m1", 2)).status, 200);
+        const auto attempts = [fleet] {
+            qint64 n = 0;
+            const auto status = fleet->gatewayLink()->status();
+            for (const link::NodeStatus &node : status->nodes)
+                n += node.attempts;
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(attempts(), 2, 10000);
+
+        // A drain from the fleet window drains the node on both gateways.
+        fleet->gatewayLink()->nodeAction(u"a"_s, link::NodeAction::Drain);
+        QTRY_VERIFY_WITH_TIMEOUT(one.gateway.snapshot().nodes[0].draining && two.gateway.snapshot().nodes[0].draining, 10000);
+
+        fleet->quitDraining();
+        QTRY_VERIFY_WITH_TIMEOUT(!sessions.fleetWindow(), 10000);
+        QCOMPARE(sessions.windowCount(), 2);
     }
 
     void aWrongAddressIsRefusedWithItsReason()

@@ -3,8 +3,12 @@
 #include "fleet/fleetnodesmodel.h"
 #include "fleet/gatewaysmodel.h"
 
+#include "link/gatewaylink.h"
+
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -49,7 +53,8 @@ GatewaysView::GatewaysView(QWidget *parent)
       m_gateways(new GatewaysModel(this)),
       m_nodes(new FleetNodesModel(this)),
       m_drift(new QLabel(this)),
-      m_empty(new QLabel(tr("No gateway is watched yet: File ▸ Connect to gateway… adds one."), this))
+      m_empty(new QLabel(tr("No gateway is watched yet: File ▸ Connect to gateway… adds one."), this)),
+      m_fleetWindow(new QPushButton(tr("Open the fleet in one window"), this))
 {
     setObjectName(u"gatewaysView"_s);
     m_gatewaysTable = makeTable(m_gateways, GatewaysModel::SortRole, this);
@@ -78,7 +83,17 @@ GatewaysView::GatewaysView(QWidget *parent)
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(makeHeading(tr("Gateways"), top));
+    m_fleetWindow->setObjectName(u"fleetWindowButton"_s);
+    m_fleetWindow->setToolTip(tr("One window for every remote gateway watched here: their nodes once each, their "
+                                 "charts summed, their requests merged by time; drain, probe and config apply "
+                                 "to all of them."));
+    m_fleetWindow->setEnabled(false);
+    connect(m_fleetWindow, &QPushButton::clicked, this, &GatewaysView::fleetWindowRequested);
+    auto *headingRow = new QHBoxLayout;
+    headingRow->addWidget(makeHeading(tr("Gateways"), top));
+    headingRow->addStretch(1);
+    headingRow->addWidget(m_fleetWindow);
+    topLayout->addLayout(headingRow);
     topLayout->addWidget(m_drift);
     topLayout->addWidget(m_empty);
     topLayout->addWidget(m_gatewaysTable, 1);
@@ -125,12 +140,21 @@ GatewaysView::~GatewaysView() = default;
 
 void GatewaysView::addGateway(link::GatewayLink *link)
 {
+    if (link->isRemote()) {
+        m_remote.insert(link);
+        connect(link, &QObject::destroyed, this, [this, link] {
+            m_remote.remove(link);
+            updateEmpty();
+        });
+    }
     m_gateways->addGateway(link);
     m_nodes->addGateway(link);
 }
 
 void GatewaysView::removeGateway(link::GatewayLink *link)
 {
+    m_remote.remove(link);
+    disconnect(link, &QObject::destroyed, this, nullptr);
     m_gateways->removeGateway(link);
     m_nodes->removeGateway(link);
 }
@@ -138,6 +162,7 @@ void GatewaysView::removeGateway(link::GatewayLink *link)
 void GatewaysView::updateEmpty()
 {
     m_empty->setVisible(m_gateways->rowCount() == 0);
+    m_fleetWindow->setEnabled(m_remote.size() >= 2); // one gateway is already its own window
     m_gatewaysTable->setProperty("fitted", false);
 }
 

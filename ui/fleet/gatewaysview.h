@@ -5,9 +5,11 @@
 // gateways (FleetNodesModel), one column per gateway. Gateways are added and removed at run time; the
 // view never owns a link.
 
+#include <QSet>
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace switchyard::link {
@@ -36,6 +38,11 @@ public:
     QTableView *gatewaysTable() const { return m_gatewaysTable; }
     QTableView *nodesTable() const { return m_nodesTable; }
     QLabel *driftBanner() const { return m_drift; }
+    QPushButton *fleetWindowButton() const { return m_fleetWindow; }
+
+signals:
+    // "Open the fleet in one window": the remote gateways' Nodes, Charts and Requests summed and merged.
+    void fleetWindowRequested();
 
 private:
     void updateEmpty();
@@ -46,6 +53,8 @@ private:
     QLabel *m_empty;
     QTableView *m_gatewaysTable;
     QTableView *m_nodesTable;
+    QPushButton *m_fleetWindow;
+    QSet<const link::GatewayLink *> m_remote; // the remote gateways listed (the fleet window's members)
 };
 
 } // namespace switchyard::ui

@@ -1,0 +1,129 @@
+#pragma once
+
+// The whole fleet as one gateway: the panel's fleet window (View ▸ Whole fleet) shows its Nodes, Charts
+// and Requests summed and merged over every gateway the panel is connected to, and its commands reach
+// them all. It is a GatewayLink over links of its own, one per gateway (so the gateways' own windows
+// and the fleet window never read each other's answers), and it keeps the link contract: nothing
+// blocks, every answer is bounded, a gateway that does not answer within AnswerTimeoutMs is left out
+// of that answer rather than holding it up. The arithmetic is in fleet/fleetmerge.h.
+//  - Reads: status() merges the members that are Connected; fetchHistory() sums their seconds;
+//    fetchRequests() merges their new records by start time into a log of its own (with its own
+//    cursor, bounded to LogCapacity) and pages that.
+//  - Config: fetchConfig() reads the first connected gateway's. putConfig() applies to all of them, but
+//    first compares every gateway's running config with the one that was edited: when some run
+//    another one (drift), nothing is applied and the answer is Stale, naming them; applying with "*"
+//    (the editor's overwrite) then writes the same config to every gateway.
+//  - Node actions and pause/resume go to every gateway: draining a node drains it fleet-wide.
+
+#include "link/gatewaylink.h"
+
+#include <QHash>
+#include <QList>
+#include <memory>
+#include <vector>
+
+class QTimer;
+
+namespace switchyard::client {
+
+class FleetLink final : public link::GatewayLink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FleetLink)
+
+public:
+    static constexpr int AnswerTimeoutMs = 3000;
+    static constexpr int LogCapacity = 5000;
+
+    explicit FleetLink(std::vector<std::unique_ptr<link::GatewayLink>> members, QObject *parent = nullptr);
+    ~FleetLink() override;
+
+    // The members' names joined by " + " (their URLs: no words to translate).
+    QString displayName() const override;
+    bool isRemote() const override { return true; }
+    // Chat and benchmark through the fleet window talk to the first connected gateway.
+    QUrl apiUrl() const override;
+    QString clientKey() const override;
+
+    void start() override;
+    void stop() override;
+
+    // Connected while any gateway is; the reason then names the ones that are not.
+    link::LinkStatus linkStatus() const override { return m_linkStatus; }
+    std::optional<link::GatewayStatus> status() const override { return m_status; }
+
+    void fetchRequests(quint64 afterCursor, int max) override;
+    void fetchHistory(const QString &series, int seconds) override;
+    void fetchConfig() override;
+
+    void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
+    void nodeAction(const QString &node, link::NodeAction action) override;
+    void setAccepting(bool accepting) override;
+
+    int memberCount() const { return int(m_members.size()); }
+    const link::GatewayLink *member(int i) const { return m_members[size_t(i)].get(); }
+
+private:
+    // One fan-out waiting for its members' answers.
+    struct Round
+    {
+        QList<int> waiting; // member indexes yet to answer
+        QTimer *timeout = nullptr;
+    };
+
+    void refresh();
+    void onMemberStatus();
+    void onMemberRequests(int member, const QList<stats::RequestRecord> &records, quint64 nextCursor, qint64 dropped);
+    void onMemberHistory(int member, const QString &series, const QList<stats::SecondSample> &samples);
+    void onMemberConfigPut(int member, const link::ConfigPutResult &result);
+    void onMemberCommand(int member, const QString &what, bool ok, const QString &message);
+    QList<int> connectedMembers() const;
+    void finishRequests();
+    void finishHistory(const QString &series);
+    void finishConfigPut();
+    void finishCommand(const QString &what);
+    void readFailed(int member, const QString &what, const QString &message);
+    QTimer *startTimeout(std::function<void()> onTimeout);
+    void later(std::function<void()> f);
+
+    std::vector<std::unique_ptr<link::GatewayLink>> m_members;
+    link::LinkStatus m_linkStatus;
+    std::optional<link::GatewayStatus> m_status;
+    QTimer *m_coalesce;
+
+    // The merged request log.
+    std::vector<quint64> m_memberCursors;
+    QList<stats::RequestRecord> m_log; // oldest first, at most LogCapacity
+    quint64 m_logFirstCursor = 1;      // the fleet cursor of m_log.front()
+    qint64 m_logDropped = 0;           // records members said they lost, not yet reported
+    std::optional<Round> m_requestsRound;
+    QList<stats::RequestRecord> m_requestsArrived;
+    quint64 m_pageAfter = 0;
+    int m_pageMax = 0;
+
+    struct HistoryRound
+    {
+        Round round;
+        QList<QList<stats::SecondSample>> answers;
+    };
+    QHash<QString, HistoryRound> m_historyRounds;
+
+    struct ConfigRound
+    {
+        Round round;
+        QStringList applied, stale, invalid, failed;
+        QStringList problems, summaries;
+        QString lastHash;
+    };
+    std::optional<ConfigRound> m_configRound;
+
+    struct CommandRound
+    {
+        Round round;
+        QStringList failed;
+    };
+    QHash<QString, CommandRound> m_commandRounds;
+    int m_configFrom = -1; // the member a fetchConfig() is waiting on
+};
+
+} // namespace switchyard::client
