@@ -117,6 +117,17 @@ private slots:
         };
         QTRY_COMPARE_WITH_TIMEOUT(attempts(), 2, 10000);
 
+        // SWITCHYARD_SCREENSHOT_DIR set: the fleet window's Nodes and Gateways tabs, for a look.
+        if (const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            fleet->resize(1280, 800);
+            QTest::qWait(1500); // let a few polls fill the rates
+            QVERIFY(fleet->grab().save(dir + u"/fleet-window-nodes.png"_s));
+            fleet->showView(MainWindow::View::Gateways);
+            QCoreApplication::processEvents();
+            QVERIFY(fleet->grab().save(dir + u"/fleet-window-gateways.png"_s));
+            fleet->showView(MainWindow::View::Nodes);
+        }
+
         // A drain from the fleet window drains the node on both gateways.
         fleet->gatewayLink()->nodeAction(u"a"_s, link::NodeAction::Drain);
         QTRY_VERIFY_WITH_TIMEOUT(one.gateway.snapshot().nodes[0].draining && two.gateway.snapshot().nodes[0].draining, 10000);
