@@ -142,8 +142,11 @@ MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remem
     // A certificate the system does not trust: the operator decides, once per certificate shown; trusted,
     // its fingerprint is pinned for this gateway and the link retries at once.
     if (auto *remote = qobject_cast<client::RemoteGatewayLink *>(gatewayLink)) {
+        // Trusted on an earlier day: not asked again while the gateway shows the same certificate.
+        if (const QByteArray pin = m_trusted.pinFor(canonical); !pin.isEmpty())
+            remote->setPinnedSha256(pin);
         auto asked = std::make_shared<QString>();
-        connect(remote, &link::GatewayLink::linkStatusChanged, window, [remote, window, canonical, asked] {
+        connect(remote, &link::GatewayLink::linkStatusChanged, window, [this, remote, window, canonical, asked] {
             const auto untrusted = remote->untrustedCertificate();
             if (!untrusted || untrusted->isNull() || *asked == untrusted->sha256)
                 return;
@@ -152,9 +155,11 @@ MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remem
                                                      untrusted->reason, window);
             question->setAttribute(Qt::WA_DeleteOnClose);
             const QString fingerprint = untrusted->sha256;
-            connect(question, &QDialog::accepted, remote, [remote, fingerprint] {
-                if (const auto pin = upstream::parseFingerprint(fingerprint))
+            connect(question, &QDialog::accepted, remote, [this, remote, fingerprint, canonical] {
+                if (const auto pin = upstream::parseFingerprint(fingerprint)) {
                     remote->setPinnedSha256(*pin);
+                    m_trusted.trust(canonical, *pin);
+                }
             });
             question->open();
         });

@@ -9,6 +9,7 @@
 
 #include "connect/credentialstore.h"
 #include "connect/recentgateways.h"
+#include "connect/trustedcertificates.h"
 
 #include <QObject>
 #include <QPointer>
@@ -56,6 +57,7 @@ public:
     int windowCount() const;
     CredentialStore *credentials() { return &m_credentials; }
     RecentGateways *recent() { return &m_recent; }
+    TrustedCertificates *trustedCertificates() { return &m_trusted; }
 
 signals:
     // The operator cancelled the start-up prompt, or closed the last remote window with no local one.
@@ -74,6 +76,7 @@ private:
 
     CredentialStore m_credentials;
     RecentGateways m_recent;
+    TrustedCertificates m_trusted;
     std::vector<QPointer<MainWindow>> m_windows; // every window that lists the fleet
     std::vector<Session> m_sessions;             // the remote gateways' windows and links
     Session m_fleet;                             // the fleet window, when open (not a gateway of the fleet)
