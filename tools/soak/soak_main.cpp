@@ -86,12 +86,18 @@ int main(int argc, char *argv[])
     QCommandLineOption faultMsOpt(u"fault-ms"_s, u"How long each fault lasts (default 3000)."_s, u"ms"_s, u"3000"_s);
     QCommandLineOption gapMsOpt(u"gap-ms"_s, u"Healthy time between two faults (default 1500)."_s, u"ms"_s,
                                 u"1500"_s);
-    parser.addOptions({duration, switchyardBin, simnodeBin, nodesOpt, faultMsOpt, gapMsOpt});
+    QCommandLineOption restartOpt(u"restart-gateway-every"_s,
+                                  u"Restart the gateway (SIGTERM, then start it again on its port, as systemctl "
+                                  u"restart does) every s seconds; the clients retry refused connections. 0: never "
+                                  u"(default)."_s,
+                                  u"s"_s, u"0"_s);
+    parser.addOptions({duration, switchyardBin, simnodeBin, nodesOpt, faultMsOpt, gapMsOpt, restartOpt});
     parser.process(app);
     const int seconds = std::max(5, parser.value(duration).toInt());
     const int faultMs = std::max(500, parser.value(faultMsOpt).toInt());
     const int gapMs = std::max(0, parser.value(gapMsOpt).toInt());
     const int nodeCount = std::clamp(parser.value(nodesOpt).toInt(), 2, 8);
+    const int restartEveryS = std::max(0, parser.value(restartOpt).toInt());
 
     QTemporaryDir work;
     if (!work.isValid()) {
@@ -115,13 +121,15 @@ int main(int argc, char *argv[])
         {K::Chat, K::Completion, K::Embedding}, {K::Completion, K::Embedding, K::Chat},
         {K::Embedding, K::Chat, K::Completion}, {K::Chat}, {K::Completion}, {K::Chat, K::Embedding},
         {K::ChatStream, K::CompletionStream}, {K::CompletionStream, K::ChatStream}};
-    for (const auto &mix : mixes)
+    for (const auto &mix : mixes) {
         clients.push_back(std::make_unique<SoakClient>(*endpoint, QByteArray(SoakFleet::Model), mix, &tally));
+        clients.back()->setRetryRefused(restartEveryS > 0);
+    }
 
     // Resources at start: after the clients' connections are open and a second of traffic went through.
     ProcessResources first, last, peak;
     auto sample = [&] {
-        const ProcessResources r = resourcesOf(pid);
+        const ProcessResources r = resourcesOf(fleet.gatewayPid()); // a restarted gateway has a new pid
         peak.rssKiB = std::max(peak.rssKiB, r.rssKiB);
         peak.openFds = std::max(peak.openFds, r.openFds);
         return r;
@@ -166,7 +174,8 @@ int main(int argc, char *argv[])
     };
     QObject::connect(&faultTimer, &QTimer::timeout, &app, [&] { nextFault(); });
 
-    QTimer putTimer, hupTimer, editTimer, sampleTimer;
+    QTimer putTimer, hupTimer, editTimer, sampleTimer, restartTimer;
+    QObject::connect(&restartTimer, &QTimer::timeout, &app, [&] { fleet.restartGateway(); });
     QObject::connect(&putTimer, &QTimer::timeout, &app, [&] { fleet.putConfig(randomWeights()); });
     QObject::connect(&hupTimer, &QTimer::timeout, &app, [&] {
         fleet.sighup();
@@ -204,6 +213,8 @@ int main(int argc, char *argv[])
         hupTimer.start(11000);
         editTimer.start(13000);
         sampleTimer.start(1000);
+        if (restartEveryS > 0)
+            restartTimer.start(restartEveryS * 1000);
     });
 
     // The end: no new faults, every node healed, the clients finish what they have in flight.
@@ -213,6 +224,7 @@ int main(int argc, char *argv[])
         putTimer.stop();
         hupTimer.stop();
         editTimer.stop();
+        restartTimer.stop();
         for (auto &c : clients)
             c->stop();
     });
@@ -260,10 +272,19 @@ int main(int argc, char *argv[])
     std::printf("| gateway open fds start → end (peak) | %d → %d (%d) |\n", first.openFds, last.openFds,
                 peak.openFds);
     std::printf("| faults | %lld: %s |\n", qint64(faultsDone.size()), qPrintable(faultsDone.join(u", "_s)));
-    std::printf("| config reloads | %d PUT /api/config applied (%d refused), %d SIGHUP, %d file edits |\n",
-                fleet.configPutsOk, fleet.configPutsFailed, sighups, fileEdits);
+    std::printf("| config reloads | %d PUT /api/config applied (%d refused, %d skipped while restarting), %d SIGHUP, "
+                "%d file edits |\n",
+                fleet.configPutsOk, fleet.configPutsFailed, fleet.configPutsSkipped, sighups, fileEdits);
     std::printf("| gateway at the end | %s |\n", qPrintable(fleet.gatewayExit));
     std::printf("| client resends (gateway closed an idle keep-alive) | %d |\n", tally.resentOnFreshConnection);
+    if (restartEveryS > 0) {
+        std::printf("| gateway restarts (SIGTERM, start again) | %d, %d not clean%s |\n", fleet.gatewayRestarts,
+                    fleet.gatewayRestartsUnclean,
+                    fleet.gatewayRestartProblems.isEmpty()
+                        ? ""
+                        : qPrintable(u": "_s % fleet.gatewayRestartProblems.join(u", "_s)));
+        std::printf("| client retries on a refused connection (gateway restarting) | %d |\n", tally.retriedWhileRefused);
+    }
     std::printf("\ngateway RSS / open fds over time:");
     for (const TimedSample &t : overTime)
         std::printf(" %llds %lld KiB/%d", qint64(t.second), t.r.rssKiB, t.r.openFds);
@@ -275,7 +296,8 @@ int main(int argc, char *argv[])
     if (fleet.controlFailures > 0)
         std::printf("\n(%d control requests to the nodes failed)\n", fleet.controlFailures);
     const bool ok = failedNonStreamed == 0 && broken == 0 && fleet.configPutsFailed == 0 &&
-                    fleet.gatewayExitedCleanly;
+                    fleet.gatewayExitedCleanly && fleet.gatewayRestartsUnclean == 0
+                    && fleet.gatewayRestartProblems.isEmpty();
     if (!ok)
         std::printf("\nthe gateway's log, last lines:\n%s\n", qPrintable(fleet.gatewayLogTail(30)));
     std::printf("\n%s\n", ok ? "soak: PASS" : "soak: FAIL");

@@ -190,6 +190,15 @@ void SoakClient::upstreamFailed(const upstream::UpstreamError &error)
         QMetaObject::invokeMethod(this, [this] { sendNext(true); }, Qt::QueuedConnection);
         return;
     }
+    if (m_retryRefused && error.kind == upstream::UpstreamErrorKind::ConnectRefused
+        && m_clock.elapsed() < RefusedBudgetMs) {
+        ++m_tally->retriedWhileRefused;
+        m_timeout.stop();
+        m_connection->deleteLater();
+        m_connection = nullptr;
+        QTimer::singleShot(RefusedRetryMs, this, [this] { sendNext(true); });
+        return;
+    }
     done(u"connection: "_s % error.message);
 }
 

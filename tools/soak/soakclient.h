@@ -28,6 +28,12 @@ public:
     ~SoakClient() override;
 
     void start();
+    // As a client behind a restarting service does: a refused connection is tried again every
+    // RefusedRetryMs until the request is RefusedBudgetMs old (off by default: a gateway that is up
+    // never refuses).
+    void setRetryRefused(bool retry) { m_retryRefused = retry; }
+    static constexpr int RefusedRetryMs = 50;
+    static constexpr int RefusedBudgetMs = 20000;
     // Finishes the request in flight, then sends no more; emits idle() when done.
     void stop();
     bool isIdle() const { return !m_busy; }
@@ -55,6 +61,7 @@ private:
     bool m_busy = false;
     bool m_stopping = false;
     bool m_resent = false;
+    bool m_retryRefused = false;
     int m_status = 0;
     QByteArray m_body;
     http::SseParser m_events;

@@ -150,10 +150,15 @@ bool SoakFleet::start()
     }
     m_gatewayPort = freePort();
     writeConfigFile({});
+    return startGateway();
+}
+
+bool SoakFleet::startGateway()
+{
     m_gateway = std::make_unique<QProcess>();
     // The request log (one line per request) is not needed; problems go to stderr, kept in a file.
     m_gateway->setStandardOutputFile(QProcess::nullDevice());
-    m_gateway->setStandardErrorFile(m_workDir + u"/switchyard.log"_s);
+    m_gateway->setStandardErrorFile(m_workDir + u"/switchyard.log"_s, QIODevice::Append);
     m_gateway->start(m_switchyard, {u"--headless"_s, u"--config"_s, m_configPath});
     if (!m_gateway->waitForStarted(5000) || !waitForHealth(m_gatewayPort, 15000)) {
         std::fprintf(stderr, "soak: the gateway did not come up on port %u (log: %s/switchyard.log)\n",
@@ -161,6 +166,28 @@ bool SoakFleet::start()
         return false;
     }
     return true;
+}
+
+void SoakFleet::restartGateway()
+{
+    if (!m_gateway || m_gateway->state() != QProcess::Running)
+        return;
+    QProcess *old = m_gateway.get();
+    m_restarting = true;
+    connect(old, &QProcess::finished, this, [this, old](int code, QProcess::ExitStatus status) {
+        ++gatewayRestarts;
+        if (status != QProcess::NormalExit || code != 0) {
+            ++gatewayRestartsUnclean;
+            gatewayRestartProblems << (status == QProcess::NormalExit ? u"exit code %1"_s.arg(code) : u"crashed"_s);
+        }
+        // Not inside the finished() of the process being replaced.
+        QMetaObject::invokeMethod(this, [this, old] {
+            if (m_gateway.get() == old && !startGateway())
+                gatewayRestartProblems << u"did not come back on its port"_s;
+            m_restarting = false;
+        }, Qt::QueuedConnection);
+    });
+    old->terminate();
 }
 
 void SoakFleet::stopAll()
@@ -235,6 +262,10 @@ void SoakFleet::restartNode(int node)
 
 void SoakFleet::putConfig(const std::vector<int> &weights)
 {
+    if (m_restarting) {
+        ++configPutsSkipped; // no gateway to take it: an operator would wait for the restart too
+        return;
+    }
     QNetworkRequest req(QUrl(u"http://127.0.0.1:%1/api/config"_s.arg(m_gatewayPort)));
     req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     QNetworkReply *reply = m_http.put(req, configJson(weights));

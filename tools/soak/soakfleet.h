@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <vector>
 
@@ -55,6 +56,14 @@ public:
     void writeConfigFile(const std::vector<int> &weights);
     void sighup();
 
+    // What `systemctl restart` does: SIGTERM (the gateway finishes the requests in flight and exits),
+    // then the same command again on the same port. Asynchronous: clients keep being served meanwhile.
+    // A restart whose gateway did not exit with code 0 is counted in gatewayRestartsUnclean.
+    void restartGateway();
+    int gatewayRestarts = 0;
+    int gatewayRestartsUnclean = 0;
+    QStringList gatewayRestartProblems;
+
     // After stopAll(): how the gateway ended (0 = clean; under ASan a leak makes it non-zero).
     QString gatewayExit;
     bool gatewayExitedCleanly = false;
@@ -62,6 +71,7 @@ public:
 
     int configPutsOk = 0;
     int configPutsFailed = 0;
+    int configPutsSkipped = 0; // while the gateway restarted
     int controlFailures = 0;
 
 private:
@@ -72,6 +82,7 @@ private:
         std::unique_ptr<QProcess> process;
     };
     bool startNode(Node &node);
+    bool startGateway();
     QByteArray configJson(const std::vector<int> &weights) const;
     static quint16 freePort();
     static bool waitForHealth(quint16 port, int timeoutMs);
@@ -83,6 +94,7 @@ private:
     std::vector<Node> m_nodes;
     quint16 m_gatewayPort = 0;
     std::unique_ptr<QProcess> m_gateway;
+    bool m_restarting = false;
     QNetworkAccessManager m_http;
 };
 

@@ -24,6 +24,7 @@ struct SoakTally
     QMap<QString, int> streamErrorEvents;   // the error event's message, shortened → count
     QMap<QString, int> brokenStreams;       // cut without [DONE] or without an error event → count
     int resentOnFreshConnection = 0;        // the gateway had closed an idle keep-alive connection
+    int retriedWhileRefused = 0;            // sent again after "connection refused": the gateway restarting
     std::vector<qint64> latencyNonStreamedMs;
     std::vector<qint64> latencyStreamedMs;
 
