@@ -84,4 +84,14 @@ public:
     quint16 port = 0;
 };
 
+// The gateway's current view of one node (empty when it has none of that name).
+inline NodeSnapshot nodeSnapshot(const Gateway &g, const QString &name)
+{
+    for (const NodeSnapshot &n : g.snapshot().nodes) {
+        if (n.name == name)
+            return n;
+    }
+    return {};
+}
+
 } // namespace switchyard::testing

@@ -16,17 +16,6 @@ using namespace switchyard;
 using namespace switchyard::testing;
 using health::NodeState;
 
-namespace {
-NodeSnapshot nodeSnapshot(const Gateway &g, const QString &name)
-{
-    for (const NodeSnapshot &n : g.snapshot().nodes) {
-        if (n.name == name)
-            return n;
-    }
-    return {};
-}
-} // namespace
-
 class TestHealth final : public QObject
 {
     Q_OBJECT

@@ -17,14 +17,6 @@ using health::NodeState;
 
 namespace {
 
-NodeSnapshot nodeSnapshot(const Gateway &g, const QString &name)
-{
-    for (const NodeSnapshot &n : g.snapshot().nodes) {
-        if (n.name == name)
-            return n;
-    }
-    return {};
-}
 
 QByteArray errorCode(const TestResponse &r)
 {
