@@ -1,5 +1,7 @@
 #include "httprequestparser.h"
 
+#include <optional>
+
 namespace switchyard::http {
 
 namespace {
@@ -42,6 +44,24 @@ bool parseContentLength(QByteArrayView v, qsizetype &out)
     return true;
 }
 
+// The request line so far, before its head is complete: does it start like one (a method of token
+// characters, then a space)? The reason when it cannot.
+std::optional<QByteArray> badRequestLineStart(QByteArrayView buffer)
+{
+    if (buffer.isEmpty() || buffer[0] == '\r' || buffer[0] == '\n')
+        return std::nullopt; // CRLFs between requests are stripped once complete
+    if (buffer[0] == 0x16)
+        return QByteArray("a TLS handshake on a plain-HTTP port: this gateway serves http://, not https://");
+    const qsizetype n = std::min<qsizetype>(buffer.size(), 32);
+    for (qsizetype i = 0; i < n; ++i) {
+        if (buffer[i] == ' ')
+            return std::nullopt;
+        if (!isTokenChar(buffer[i]))
+            return QByteArray("not an HTTP request line");
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 RequestParser::Status RequestParser::fail(int status, QByteArray message)
@@ -81,6 +101,11 @@ RequestParser::Status RequestParser::parse(QByteArray &buffer)
             if (end < 0) {
                 if (buffer.size() > m_limits.maxHeaderBytes)
                     return fail(431, "request header block exceeds the limit");
+                // Not HTTP at all (a TLS handshake on the plain port, a stray protocol): said at the first
+                // byte that cannot start a method, not after the header timeout — `curl https://` to an
+                // http:// gateway gets its answer at once instead of hanging until its own timeout.
+                if (const auto bad = badRequestLineStart(buffer))
+                    return fail(400, *bad);
                 m_scanFrom = buffer.size();
                 return Status::NeedMore;
             }

@@ -95,6 +95,26 @@ private slots:
         QCOMPARE(p.error().status, 431);
     }
 
+    void rejectsWhatIsNoHttpAtTheFirstBytes()
+    {
+        // A TLS ClientHello (what `curl https://` sends to an http:// gateway) has no CRLF: waiting for a
+        // complete head would hold the client until a timeout. Its first byte says enough.
+        RequestParser tls({1024, 1024});
+        QByteArray hello("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 11);
+        QCOMPARE(tls.parse(hello), RequestParser::Status::Error);
+        QCOMPARE(tls.error().status, 400);
+        QVERIFY(tls.error().message.contains("https://"));
+        RequestParser junk({1024, 1024});
+        QByteArray ssh("SSH-2.0-OpenSSH_9.2\x00", 20);
+        QCOMPARE(junk.parse(ssh), RequestParser::Status::Error);
+        // A request line still arriving byte by byte is fine.
+        RequestParser slow({1024, 1024});
+        QByteArray part("POS");
+        QCOMPARE(slow.parse(part), RequestParser::Status::NeedMore);
+        part += "T /v1/chat";
+        QCOMPARE(slow.parse(part), RequestParser::Status::NeedMore);
+    }
+
     void chunkedBodyLimit()
     {
         RequestParser p({1024, 4});
