@@ -125,6 +125,10 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_error->setStyleSheet(u"color: #b3261e;"_s);
     m_error->hide();
     nl->addWidget(m_error);
+    // Once a problem is shown it follows the fields: fixed, it goes; a new one replaces it.
+    connect(m_urls, &QPlainTextEdit::textChanged, this, &WelcomeDialog::revalidate);
+    for (QLineEdit *edit : {m_model, m_apiKey, m_listen})
+        connect(edit, &QLineEdit::textChanged, this, &WelcomeDialog::revalidate);
     nl->addStretch(1);
     auto *nodeButtons = new QDialogButtonBox(nodes);
     QPushButton *back = nodeButtons->addButton(tr("Back"), QDialogButtonBox::ResetRole);
@@ -176,13 +180,26 @@ bool WelcomeDialog::createConfig()
             problem = written.error();
     }
     if (!problem.isEmpty()) {
-        m_error->setText(problem);
-        m_error->show();
+        showProblem(problem);
         return false;
     }
-    m_error->hide();
+    showProblem({});
     choose(Choice::NodesWritten);
     return true;
+}
+
+void WelcomeDialog::revalidate()
+{
+    if (m_error->isHidden())
+        return; // nothing said yet: no complaints while the operator is still typing
+    const auto text = NodesConfig::make({m_urls->toPlainText(), m_model->text(), m_apiKey->text(), m_listen->text()});
+    showProblem(text ? QString() : text.error().join(u'\n'));
+}
+
+void WelcomeDialog::showProblem(const QString &problem)
+{
+    m_error->setText(problem);
+    m_error->setVisible(!problem.isEmpty());
 }
 
 void WelcomeDialog::choose(Choice choice)

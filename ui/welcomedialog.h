@@ -44,6 +44,9 @@ public:
 
 private:
     void choose(Choice choice);
+    // What the form would write, or its problems; shown while the operator types once they were shown.
+    void revalidate();
+    void showProblem(const QString &problem);
 
     QStackedWidget *m_pages;
     QPlainTextEdit *m_urls;

@@ -207,6 +207,28 @@ private slots:
 
     // --- validation, as the operator sees it ---
 
+    void missingCommaIsOnePlaceInTheListAndTheForm()
+    {
+        // A comma forgotten between two members: the list and the form name the same line and column,
+        // the start of the member that follows, and say what would fit there.
+        QString text = seedText();
+        const QString before = u"\"max_retries\": 2\n      },\n      \"custom"_s;
+        QVERIFY(text.contains(before));
+        text.replace(before, u"\"max_retries\": 2\n      }\n      \"custom"_s);
+        auto e = newEditor(text);
+        e->showForm();
+        QVERIFY(!e->isValid());
+        QCOMPARE(e->problems().size(), 1);
+        const LocatedProblem &p = e->problems().front();
+        const int line = lineOf(text, u"      }\n      \"custom"_s) + 1;
+        QCOMPARE(p.line, line);
+        QCOMPARE(p.column, 7); // the opening quote of "custom_provider_config"
+        QVERIFY2(p.text().contains(u"expected ',' or '}'"_s), qPrintable(p.text()));
+        QCOMPARE(e->problemList()->item(0)->text(), p.text());
+        QVERIFY(!e->form()->isReadable());
+        QVERIFY2(e->form()->unreadableText().contains(p.text()), qPrintable(e->form()->unreadableText()));
+    }
+
     void syntaxErrorHasLineAndColumn()
     {
         QString text = seedText();
@@ -228,7 +250,8 @@ private slots:
         // The form cannot read it, and says why and where.
         e->showForm();
         QVERIFY(!e->form()->isReadable());
-        QVERIFY(e->form()->unreadableText().contains(u"line %1"_s.arg(line)));
+        // The same place in the same words as the problem list.
+        QVERIFY2(e->form()->unreadableText().contains(p.text()), qPrintable(e->form()->unreadableText()));
 
         // Clicking the problem shows the text with the cursor on the mistake.
         e->show();
@@ -677,9 +700,9 @@ private slots:
         // An unset env variable does not block saving (it is resolved where the file is used).
         e->undo();
         QTextCursor c2(e->textEdit()->document());
-        const qsizetype at = e->text().indexOf(u"\"value\": \"dummy\""_s);
+        const qsizetype at = e->text().indexOf(u"\"value\": \"********\""_s); // "dummy", shown masked
         c2.setPosition(int(at) + 10);
-        c2.setPosition(int(at) + 15, QTextCursor::KeepAnchor);
+        c2.setPosition(int(at) + 18, QTextCursor::KeepAnchor);
         c2.insertText(u"env.ELSEWHERE"_s);
         e->validateNow();
         QVERIFY(!e->isValid());
@@ -702,7 +725,7 @@ private slots:
         QVERIFY(e->save()); // untitled: Save is Save As
         QCOMPARE(asked, QList<ConfigEditor::FileRole>{ConfigEditor::FileRole::SaveAs});
         QCOMPARE(e->filePath(), target);
-        QCOMPARE(readText(target), e->text());
+        QCOMPARE(readText(target), e->unmaskedText());
         QVERIFY(!QFile::exists(target + u".bak"_s)); // nothing to back up
 
         QVERIFY(e->exportInteractive());
