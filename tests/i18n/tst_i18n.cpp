@@ -162,6 +162,10 @@ private slots:
         dialog->listenEdit()->setText(u"127.0.0.1:0"_s);
         QVERIFY(!dialog->createConfig()); // no model yet: the form says so and stays open
         QVERIFY(dialog->formError().contains(u"model"_s));
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QVERIFY(QTest::qWaitForWindowExposed(dialog));
+            dialog->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"welcome-nodes-error.png"_s));
+        }
         // Fixing a field takes its complaint away at once; breaking another one says so at once.
         dialog->modelEdit()->setText(u"m1"_s);
         QVERIFY2(dialog->formError().isEmpty(), qPrintable(dialog->formError()));
@@ -169,6 +173,8 @@ private slots:
         QVERIFY(dialog->formError().contains(u"ftp://127.0.0.1:10"_s));
         dialog->urlsEdit()->setPlainText(u"http://127.0.0.1:9\nhttp://127.0.0.1:10"_s);
         QVERIFY(dialog->formError().isEmpty());
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty())
+            dialog->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"welcome-nodes-fixed.png"_s));
         QVERIFY(dialog->createConfig());
         const QString path = dialog->writtenPath();
         QCOMPARE(path, QDir(dir).filePath(u"config.json"_s));

@@ -227,6 +227,15 @@ private slots:
         QCOMPARE(e->problemList()->item(0)->text(), p.text());
         QVERIFY(!e->form()->isReadable());
         QVERIFY2(e->form()->unreadableText().contains(p.text()), qPrintable(e->form()->unreadableText()));
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            e->resize(1280, 740);
+            e->show();
+            QVERIFY(QTest::qWaitForWindowExposed(e.get()));
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-syntax-form.png"_s));
+            e->showText();
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-syntax-json.png"_s));
+        }
     }
 
     void syntaxErrorHasLineAndColumn()
@@ -710,6 +719,100 @@ private slots:
         QCOMPARE(readText(path + u".bak"_s), edited);
     }
 
+    void jsonViewMasksSecretsAndSaveKeepsThem()
+    {
+        // A file with literal secrets (a node key with an escape in it, a client key) and an env reference.
+        QString seed = seedText();
+        seed.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"sk-n0de\\u0031-secret\""_s);
+        seed.replace(u"\"s2-key\", \"value\": \"dummy\""_s, u"\"s2-key\", \"value\": \"env.S1_KEY\""_s);
+        seed.replace(u"\n  }\n}"_s, u"\n  },\n  \"switchyard\": {\"listen\": \"127.0.0.1:0\", \"api_keys\": [\"client-k3y\"]}\n}"_s);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"config.json"_s);
+        QVERIFY(writeText(path, seed));
+        auto e = newEditor();
+        QVERIFY(e->openFile(path));
+        QVERIFY2(e->isValid(), qPrintable(e->problemList()->count() ? e->problemList()->item(0)->text() : QString()));
+
+        // What the JSON view shows: masks where literals are, the reference as written.
+        const QString shown = e->textEdit()->toPlainText();
+        QVERIFY(!shown.contains(u"n0de"_s));
+        QVERIFY(!shown.contains(u"client-k3y"_s));
+        QCOMPARE(shown.count(u"\"********\""_s), 2);
+        QVERIFY(shown.contains(u"\"value\": \"env.S1_KEY\""_s));
+        QVERIFY(!e->isModified());
+
+        // Applying gives the gateway the real key.
+        std::optional<config::GatewayConfig> applied;
+        e->setApplier([&](const config::GatewayConfig &cfg, const QString &) {
+            applied = cfg;
+            return Gateway::ApplyResult{};
+        });
+        QVERIFY(e->apply());
+        QVERIFY(applied);
+        QCOMPARE(applied->providers[0].keys[0].value, u"sk-n0de1-secret"_s);
+        QCOMPARE(applied->settings.apiKeys, QStringList{u"client-k3y"_s});
+
+        // An unrelated edit, saved: the file has the secrets as they were written, the layout untouched.
+        QVERIFY(e->applyEdits({JsonEdit::set(*parseJsonPath(u"providers.vllm-server2.keys[0].weight"), u"3"_s)}));
+        QVERIFY(e->save());
+        QString expected = seed;
+        expected.replace(u"\"env.S1_KEY\", \"models\": [\"nemotron-3-super\"], \"weight\": 1"_s,
+                         u"\"env.S1_KEY\", \"models\": [\"nemotron-3-super\"], \"weight\": 3"_s);
+        QCOMPARE(readText(path), expected);
+        QVERIFY(!readText(path).contains(u"********"_s));
+        QVERIFY(!e->textEdit()->toPlainText().contains(u"n0de"_s)); // still masked after saving
+
+        // A value typed over the mask is the new value.
+        QTextCursor c(e->textEdit()->document());
+        const int at = int(e->text().indexOf(u"\"********\""_s));
+        c.setPosition(at);
+        c.setPosition(at + 10, QTextCursor::KeepAnchor);
+        c.insertText(u"\"typed-new-key\""_s);
+        QVERIFY(e->save());
+        QVERIFY(readText(path).contains(u"\"typed-new-key\""_s));
+        QVERIFY(!readText(path).contains(u"n0de"_s));
+        QVERIFY(readText(path).contains(u"client-k3y"_s));
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            e->undo();
+            e->showText();
+            e->resize(1280, 740);
+            e->show();
+            QVERIFY(QTest::qWaitForWindowExposed(e.get()));
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-json-masked.png"_s));
+        }
+    }
+
+    void aMaskWithoutASecretIsAProblem()
+    {
+        // Pasted from GET /api/config of another gateway: nothing here knows what the stars stand for.
+        QString text = seedText();
+        text.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"********\""_s);
+        auto e = newEditor(text);
+        QVERIFY(!e->isValid());
+        QCOMPARE(e->problems().size(), 1);
+        QCOMPARE(e->problems().front().problem.path, u"providers.vllm-server1.keys[0].value"_s);
+        QVERIFY(e->problems().front().text().contains(u"type the value"_s));
+    }
+
+    void listenFromTheCommandLineIsShown()
+    {
+        // Started with --listen: that address wins, and the form says so instead of "(default)".
+        config::ConfigController controller(nullptr);
+        QVERIFY(controller.setListenOverride(u"127.0.0.1:9123"_s));
+        ConfigEditor e(&controller);
+        e.setUntitledText(configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}), u"test"_s);
+        e.showForm();
+        QCOMPARE(e.form()->listenEdit()->placeholderText(), u"127.0.0.1:9123 (from --listen)"_s);
+        QVERIFY2(e.form()->listenNote().contains(u"--listen 127.0.0.1:9123"_s), qPrintable(e.form()->listenNote()));
+
+        ConfigEditor plain;
+        plain.setUntitledText(configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}), u"test"_s);
+        plain.showForm();
+        QCOMPARE(plain.form()->listenEdit()->placeholderText(), u"127.0.0.1:8080 (default)"_s);
+        QVERIFY(plain.form()->listenNote().isEmpty());
+    }
+
     void untitledSavesAsAndExportsForBifrost()
     {
         QTemporaryDir dir;
@@ -886,10 +989,14 @@ private slots:
         QCOMPARE(we->filePath(), QFileInfo(other).absoluteFilePath());
         QCOMPARE(gateway.config().providers.front().name, u"x"_s);
 
-        // Apply from the editor goes through the window: the banner says what changed.
+        // Apply from the editor goes through the window: the editor says what changed, as a success (not
+        // in the window's warning banner).
+        window.hideBanner();
         QVERIFY(we->applyEdits({JsonEdit::set(*parseJsonPath(u"providers.x.keys[0].weight"), u"2"_s)}));
         QVERIFY(we->apply());
-        QVERIFY2(window.bannerText().contains(u"re-weighted x"_s), qPrintable(window.bannerText()));
+        QVERIFY2(we->lastMessage().contains(u"re-weighted x: 1 → 2"_s), qPrintable(we->lastMessage()));
+        QVERIFY(!we->lastMessageIsError());
+        QVERIFY2(window.bannerText().isEmpty(), qPrintable(window.bannerText()));
         QCOMPARE(gateway.config().providers.front().keys.front().weight, 2.0);
 
         log.reasons.clear();

@@ -825,6 +825,7 @@ QString ConfigEditor::statusText() const
 void ConfigEditor::setMessage(const QString &text, bool error)
 {
     m_message = text;
+    m_messageIsError = error;
     m_messageLabel->setText(text);
     m_messageLabel->setVisible(!text.isEmpty());
     m_messageLabel->setStyleSheet(error ? u"color: #c62828;"_s : u"color: #1a7f37;"_s);

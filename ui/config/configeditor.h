@@ -141,6 +141,7 @@ public:
     QString externalChangeText() const; // the "changed on disk" bar, empty when hidden
     bool externalChangePending() const;
     QString lastMessage() const { return m_message; } // the last refusal or confirmation
+    bool lastMessageIsError() const { return m_messageIsError; } // shown in red; else in green
 
     QAction *applyAction() const { return m_actions.apply; }
     QAction *saveAction() const { return m_actions.save; }
@@ -218,6 +219,7 @@ private:
     bool m_loading = false; // replacing the whole text: not a user edit
     QString m_applySummary;
     QString m_message;
+    bool m_messageIsError = false;
 };
 
 } // namespace switchyard::ui
