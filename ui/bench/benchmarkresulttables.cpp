@@ -77,7 +77,7 @@ QTableWidget *makeTable(const QString &objectName, const QStringList &headers, i
     h->setSectionResizeMode(labelColumn, QHeaderView::Stretch);
     h->setStretchLastSection(false);
     h->setMinimumSectionSize(std::max(h->minimumSectionSize(), t->fontMetrics().horizontalAdvance(u"vllm-s…1"_s)));
-    h->setDefaultAlignment(Qt::AlignCenter | Qt::TextWordWrap);
+    h->setDefaultAlignment(Qt::AlignCenter);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     return t;
 }

@@ -43,10 +43,10 @@ std::vector<SecretAt> secretsIn(const JsonTextIndex &index)
             const int value = index.node(keys[i]).kind == Kind::Object ? index.member(keys[i], u"value") : -1;
             if (!isString(value))
                 continue;
-            const QString byPosition = u"key"_s % Sep % name % Sep % u'#' % QString::number(i);
+            const QString byPosition = u"key"_s % Sep % name % Sep % u"#"_s % QString::number(i);
             const auto keyName = index.stringAt(keys[i], u"name");
-            out.push_back({value, keyName ? u"key"_s % Sep % name % Sep % *keyName : byPosition,
-                           keyName ? byPosition : QString()});
+            const QString byName = keyName ? QString(u"key"_s % Sep % name % Sep % *keyName) : QString();
+            out.push_back({value, keyName ? byName : byPosition, keyName ? byPosition : QString()});
         }
         const int network = index.member(provider, u"network_config");
         const int headers = network >= 0 && index.node(network).kind == Kind::Object
@@ -89,7 +89,7 @@ QString replaced(QString text, std::vector<std::pair<std::pair<int, int>, QStrin
 QString SecretMask::mask(const QString &text)
 {
     const JsonTextIndex index = JsonTextIndex::build(text);
-    const QString masked = jsonQuote(link::MaskedSecret);
+    const QString masked = jsonQuote(QString(link::MaskedSecret));
     std::vector<std::pair<std::pair<int, int>, QString>> edits;
     for (const SecretAt &s : secretsIn(index)) {
         const JsonTextIndex::Node &n = index.node(s.node);
