@@ -125,7 +125,7 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_error->setStyleSheet(u"color: #b3261e;"_s);
     m_error->hide();
     nl->addWidget(m_error);
-    // Once a problem is shown it follows the fields: fixed, it goes; a new one replaces it.
+    // After the first Create, what the form says follows the fields: fixed, a problem goes; a new one shows.
     connect(m_urls, &QPlainTextEdit::textChanged, this, &WelcomeDialog::revalidate);
     for (QLineEdit *edit : {m_model, m_apiKey, m_listen})
         connect(edit, &QLineEdit::textChanged, this, &WelcomeDialog::revalidate);
@@ -167,6 +167,7 @@ QString WelcomeDialog::formError() const
 
 bool WelcomeDialog::createConfig()
 {
+    m_attempted = true;
     const NodesForm form{m_urls->toPlainText(), m_model->text(), m_apiKey->text(), m_listen->text()};
     const auto text = NodesConfig::make(form);
     QString problem;
@@ -190,8 +191,8 @@ bool WelcomeDialog::createConfig()
 
 void WelcomeDialog::revalidate()
 {
-    if (m_error->isHidden())
-        return; // nothing said yet: no complaints while the operator is still typing
+    if (!m_attempted)
+        return; // not tried yet: no complaints while the operator is still typing
     const auto text = NodesConfig::make({m_urls->toPlainText(), m_model->text(), m_apiKey->text(), m_listen->text()});
     showProblem(text ? QString() : text.error().join(u'\n'));
 }

@@ -56,6 +56,7 @@ private:
     QLabel *m_target;
     QLabel *m_error;
     Choice m_choice = Choice::None;
+    bool m_attempted = false; // Create was pressed: problems are shown as the fields change
     QString m_writtenPath;
 };
 

@@ -415,7 +415,7 @@ private slots:
         QVERIFY(m->setData(m->index(0, ProvidersModel::Weight), 3.0, Qt::EditRole));
         QString expected = seed;
         expected.replace(seed.indexOf(u"\"weight\": 1"_s), 11, u"\"weight\": 3"_s);
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
         QVERIFY(e->isModified());
         QTRY_COMPARE(m->index(0, ProvidersModel::Weight).data().toString(), u"3"_s);
         e->validateNow();
@@ -425,11 +425,11 @@ private slots:
         QVERIFY(e->undoAction()->isEnabled());
         e->form()->providersView()->setFocus();
         e->undoAction()->trigger();
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTRY_COMPARE(m->index(0, ProvidersModel::Weight).data().toString(), u"1"_s);
         QVERIFY(!e->isModified());
         e->redoAction()->trigger();
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
 
         // A text edit and a form edit share the stack: undo them in reverse order.
         QTextCursor c(e->textEdit()->document());
@@ -444,7 +444,7 @@ private slots:
         QVERIFY(!e->text().contains(u"\"max_retries\": 5"_s));
         QVERIFY(e->text().contains(u"\"default_request_timeout_in_seconds\": 90"_s));
         e->undo();
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
     }
 
     void shortcutsWorkInBothViews()
@@ -464,7 +464,7 @@ private slots:
         QVERIFY(m->setData(m->index(1, ProvidersModel::Weight), 4.0, Qt::EditRole));
         e->form()->providersView()->setFocus();
         QTest::keyClick(e->form()->providersView(), Qt::Key_Z, Qt::ControlModifier); // Undo, from the form
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTest::keyClick(e->form()->providersView(), Qt::Key_Z,
                         Qt::ControlModifier | Qt::ShiftModifier); // Redo
         QVERIFY(e->text().contains(u"\"weight\": 4"_s));
@@ -473,7 +473,7 @@ private slots:
         e->showText();
         e->textEdit()->setFocus();
         QTest::keyClick(e->textEdit(), Qt::Key_Z, Qt::ControlModifier); // the same stack, from the text
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTest::keyClick(e->textEdit(), Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(applied, 2);
     }
@@ -508,7 +508,7 @@ private slots:
         QVERIFY(m->setData(m->index(0, ProvidersModel::Routing), u"least_outstanding"_s, Qt::EditRole));
         e->validateNow();
         QVERIFY(e->isValid());
-        const auto cfg = config::parseConfig(e->text().toUtf8());
+        const auto cfg = config::parseConfig(e->unmaskedText().toUtf8());
         QVERIFY(cfg);
         QCOMPARE(cfg->settings.strategyByModel.value(u"nemotron-3-super"_s),
                  config::RoutingStrategy::LeastOutstanding);
@@ -524,7 +524,7 @@ private slots:
         emit e->form()->strategyBox()->activated(e->form()->strategyBox()->currentIndex());
         e->form()->listenEdit()->setText(u"127.0.0.1:9090"_s);
         emit e->form()->listenEdit()->editingFinished();
-        const auto cfg2 = config::parseConfig(e->text().toUtf8());
+        const auto cfg2 = config::parseConfig(e->unmaskedText().toUtf8());
         QVERIFY(cfg2);
         QCOMPARE(cfg2->settings.defaultStrategy, config::RoutingStrategy::LoadAware);
         QCOMPARE(cfg2->settings.listenPort, quint16(9090));
@@ -603,7 +603,7 @@ private slots:
         QCOMPARE(e->form()->keys()->rowCount(), 1);
         e->form()->removeSelectedProvider();
         e->validateNow();
-        QCOMPARE(config::parseConfig(e->text().toUtf8())->providers.size(), size_t(2));
+        QCOMPARE(config::parseConfig(e->unmaskedText().toUtf8())->providers.size(), size_t(2));
     }
 
     // --- apply ---
@@ -674,14 +674,14 @@ private slots:
         QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner));
         auto e = newEditor();
         QVERIFY(e->openFile(path));
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QVERIFY(!e->isModified());
 
         e->showForm();
         e->refreshForm();
         QVERIFY(e->form()->providers()->setData(e->form()->providers()->index(1, ProvidersModel::Weight), 2.0,
                                                 Qt::EditRole));
-        const QString edited = e->text();
+        const QString edited = e->unmaskedText();
         QVERIFY(e->save());
         QVERIFY(!e->isModified());
         QCOMPARE(readText(path), edited);
@@ -854,7 +854,7 @@ private slots:
             return role == ConfigEditor::FileRole::Import ? path : QString();
         });
         QVERIFY(e->importInteractive());
-        QCOMPARE(e->text(), bifrost);
+        QCOMPARE(e->unmaskedText(), bifrost);
         QVERIFY(e->isValid());
         QVERIFY(e->isUntitled()); // Save never writes over the Bifrost deployment's file
         QVERIFY(e->isModified());
@@ -885,12 +885,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 10000);
         QVERIFY(e->externalChangePending());
         QVERIFY(e->externalChangeText().contains(u"changed by another program"_s));
-        QCOMPARE(e->text(), seed); // offered, not forced
+        QCOMPARE(e->unmaskedText(), seed); // offered, not forced
         QVERIFY(e->reload());      // nothing unsaved: no question
-        QCOMPARE(e->text(), v2);
+        QCOMPARE(e->unmaskedText(), v2);
         QVERIFY(!e->externalChangePending());
         e->undo(); // a reload is one step of Undo
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         e->redo();
 
         // The watch survived the rename: a second change, written in place this time, is noticed too.
@@ -938,13 +938,13 @@ private slots:
         QTextCursor c(e->textEdit()->document());
         c.setPosition(e->text().indexOf(u"120"_s));
         c.insertText(u"1"_s); // 1120
-        const QString edited = e->text();
+        const QString edited = e->unmaskedText();
 
         // Reload: asked; Cancel keeps the edits.
         log.answer = ConfigEditor::Choice::Cancel;
         QVERIFY(!e->reload());
         QCOMPARE(log.reasons, QList<ConfigEditor::Reason>{ConfigEditor::Reason::Reload});
-        QCOMPARE(e->text(), edited);
+        QCOMPARE(e->unmaskedText(), edited);
         // Close: asked; Save writes them.
         log.answer = ConfigEditor::Choice::Save;
         QVERIFY(e->maybeDiscard(ConfigEditor::Reason::Close));
