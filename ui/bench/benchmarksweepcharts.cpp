@@ -142,7 +142,7 @@ void BenchmarkSweepCharts::addAxes(const Lines &lines)
         // gets a readable axis.
         const double top = rate ? std::max(lines.maxRate, 1.0) : std::max(lines.maxLatency, 0.001);
         y->setRange(0, niceMaximum(top, 1e-9, 1.08));
-        y->setTitleText(rate ? tr("tokens/s (all requests)") : tr("seconds (average)"));
+        y->setTitleText(rate ? tr("tokens/s") : tr("seconds")); // short: the axis is as long as the chart is high
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         chart->legend()->setVisible(!lines.series.isEmpty());
@@ -180,8 +180,11 @@ void BenchmarkSweepCharts::setTitles(const QList<bench::BenchmarkResults> &runs,
         return;
     }
     QString note = lines.sweepTokens > 0
-                       ? tr("Concurrency sweep, %1 tokens per request: a line per target.").arg(lines.sweepTokens)
-                       : tr("Concurrency sweep: a line per target.");
+                       ? tr("Concurrency sweep, %1 tokens per request, a line per target: throughput of all "
+                            "requests together, average latency.")
+                             .arg(lines.sweepTokens)
+                       : tr("Concurrency sweep, a line per target: throughput of all requests together, average "
+                            "latency.");
     if (runs.size() > 1)
         note += u' ' % tr("Dashed: the run of %1.").arg(runs[1].startedAt.toLocalTime().toString(u"HH:mm"_s));
     m_note->setText(note);
@@ -253,8 +256,8 @@ bool BenchmarkSweepCharts::showSingles(const QList<bench::BenchmarkResults> &run
         QBarSeries *series;
         double top;
         QString unit;
-    } charts[] = {{m_throughput, rates, std::max(maxRate, 1.0), tr("tokens/s (per request)")},
-                  {m_latency, latencies, std::max(maxLatency, 0.001), tr("seconds (average)")}};
+    } charts[] = {{m_throughput, rates, std::max(maxRate, 1.0), tr("tokens/s")},
+                  {m_latency, latencies, std::max(maxLatency, 0.001), tr("seconds")}};
     for (const auto &c : charts) {
         c.chart->addSeries(c.series);
         auto *x = new QBarCategoryAxis(c.chart);
@@ -272,7 +275,8 @@ bool BenchmarkSweepCharts::showSingles(const QList<bench::BenchmarkResults> &run
     }
     m_throughput->setTitle(tr("Throughput by answer length"));
     m_latency->setTitle(tr("Latency by answer length"));
-    QString note = tr("Single requests (no sweep in this run): a bar per target and answer length.");
+    QString note = tr("Single requests (no sweep in this run), a bar per target and answer length: throughput "
+                      "of one request, average latency.");
     if (runs.size() > 1)
         note += u' ' % tr("Paler: the run of %1.").arg(runs[1].startedAt.toLocalTime().toString(u"HH:mm"_s));
     m_note->setText(note);
