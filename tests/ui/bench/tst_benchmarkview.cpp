@@ -131,6 +131,8 @@ private slots:
         QSignalSpy finished(&view, &BenchmarkView::runFinished);
         QVERIFY(view.startRun(plan));
         QTRY_VERIFY_WITH_TIMEOUT(view.timeText().contains(u"left"_s), 20000);
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty())
+            view.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"benchmark-running.png"_s));
         QVERIFY(finished.wait(60000));
         QVERIFY(view.timeText().isEmpty()); // done: the status says how long it took
 
