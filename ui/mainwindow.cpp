@@ -226,12 +226,9 @@ void MainWindow::connectConfig()
     });
     // The editor's Apply goes through applyConfig (the --listen override, the title, the banner); its Open
     // is the window's (which applies what it opens).
+    // (A success is said by the editor itself, in green, and in the status bar: not in the warning banner.)
     m_configEditor->setApplier([this](const config::GatewayConfig &cfg, const QString &source) {
-        const Gateway::ApplyResult result = applyConfig(cfg, source);
-        if (result.listenError.isEmpty())
-            showNote(tr("Configuration applied: %1")
-                         .arg(result.changes.isEmpty() ? tr("no changes") : result.changes.summary()));
-        return result;
+        return applyConfig(cfg, source);
     });
     connect(m_configEditor, &ConfigEditor::openRequested, this, &MainWindow::openConfigInteractive);
     connect(m_configEditor, &ConfigEditor::documentStateChanged, this, &MainWindow::updateTitle);

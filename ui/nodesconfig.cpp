@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -27,15 +28,23 @@ QStringList splitUrls(const QString &text)
 
 QStringList NodesConfig::providerNames(const QStringList &baseUrls)
 {
+    // A host name says which machine it is ("dgx-a.lan" → dgx-a); an address does not, and would have to
+    // be quoted in every path and pinned as "192.168.1.10/model": those are numbered as in the article's
+    // setup (vllm-server1, vllm-server2, …), by their place in the list.
     QStringList hosts;
-    for (const QString &u : baseUrls)
-        hosts << QUrl(u).host();
+    for (const QString &u : baseUrls) {
+        const QString host = QUrl(u).host().toLower();
+        const bool address = QHostAddress(host).protocol() != QAbstractSocket::UnknownNetworkLayerProtocol;
+        const QString label = host.section(u'.', 0, 0);
+        const bool plain = !label.isEmpty() && QRegularExpression(u"^[a-z0-9][a-z0-9_-]*$"_s).match(label).hasMatch();
+        hosts << (address || !plain || label == u"localhost" ? QString() : label);
+    }
     QStringList out;
     for (qsizetype i = 0; i < baseUrls.size(); ++i) {
         const QUrl url(baseUrls[i]);
-        QString name = hosts[i];
-        if (hosts.count(hosts[i]) > 1)
-            name += u':' % QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
+        QString name = hosts[i].isEmpty() ? u"vllm-server"_s % QString::number(i + 1) : hosts[i];
+        if (!hosts[i].isEmpty() && hosts.count(hosts[i]) > 1)
+            name += u'-' % QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
         // Still the same name (same host and port twice): number them.
         QString unique = name;
         for (int n = 2; out.contains(unique); ++n)

@@ -28,7 +28,9 @@ public:
     // The config's JSON, checked by the gateway's own loader; else what is wrong, one line per problem,
     // for the form.
     static Expected<QByteArray, QStringList> make(const NodesForm &form);
-    // The provider name for a node: its host (with ":port" when two nodes share a host).
+    // The provider name for a node, what clients pin with "name/model": its host name's first label
+    // ("-port" added when two nodes share a host); for an IP address or localhost, vllm-server1, 2, … by
+    // its place in the list, as in the article's setup.
     static QStringList providerNames(const QStringList &baseUrls);
     // A path in dir that does not exist yet: config.json, else config-2.json, config-3.json, …
     static QString freePath(const QString &dir);

@@ -102,7 +102,10 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_urls->setObjectName(u"nodeUrls"_s);
     m_urls->setPlaceholderText(u"http://192.168.200.101:8030\nhttp://192.168.200.102:8030"_s);
     m_urls->setTabChangesFocus(true);
+    // A stable box: five lines high and a long URL wide, whatever the problems below it say.
     m_urls->setFixedHeight(m_urls->fontMetrics().lineSpacing() * 5 + 12);
+    m_urls->setMinimumWidth(m_urls->fontMetrics().horizontalAdvance(u"http://192.168.200.101:8030/v1"_s) + 24);
+    m_urls->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_model->setObjectName(u"nodeModel"_s);
     m_model->setPlaceholderText(u"nemotron-3-super"_s);
     m_apiKey->setObjectName(u"nodeApiKey"_s);
@@ -111,6 +114,7 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_listen->setObjectName(u"gatewayListen"_s);
     m_listen->setText(u"127.0.0.1:8080"_s);
     auto *form = new QFormLayout();
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Node &URLs:"), m_urls);
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("Nodes' API &key:"), m_apiKey);
@@ -125,6 +129,10 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_error->setStyleSheet(u"color: #b3261e;"_s);
     m_error->hide();
     nl->addWidget(m_error);
+    // After the first Create, what the form says follows the fields: fixed, a problem goes; a new one shows.
+    connect(m_urls, &QPlainTextEdit::textChanged, this, &WelcomeDialog::revalidate);
+    for (QLineEdit *edit : {m_model, m_apiKey, m_listen})
+        connect(edit, &QLineEdit::textChanged, this, &WelcomeDialog::revalidate);
     nl->addStretch(1);
     auto *nodeButtons = new QDialogButtonBox(nodes);
     QPushButton *back = nodeButtons->addButton(tr("Back"), QDialogButtonBox::ResetRole);
@@ -139,6 +147,8 @@ WelcomeDialog::WelcomeDialog(QWidget *parent)
     m_pages->addWidget(welcome);
     m_pages->addWidget(nodes);
     auto *layout = new QVBoxLayout(this);
+    // The dialog grows with what it has to say (a problem per bad URL) rather than squeezing the fields.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
     layout->addWidget(m_pages);
     setMinimumWidth(560);
 }
@@ -163,6 +173,7 @@ QString WelcomeDialog::formError() const
 
 bool WelcomeDialog::createConfig()
 {
+    m_attempted = true;
     const NodesForm form{m_urls->toPlainText(), m_model->text(), m_apiKey->text(), m_listen->text()};
     const auto text = NodesConfig::make(form);
     QString problem;
@@ -176,13 +187,26 @@ bool WelcomeDialog::createConfig()
             problem = written.error();
     }
     if (!problem.isEmpty()) {
-        m_error->setText(problem);
-        m_error->show();
+        showProblem(problem);
         return false;
     }
-    m_error->hide();
+    showProblem({});
     choose(Choice::NodesWritten);
     return true;
+}
+
+void WelcomeDialog::revalidate()
+{
+    if (!m_attempted)
+        return; // not tried yet: no complaints while the operator is still typing
+    const auto text = NodesConfig::make({m_urls->toPlainText(), m_model->text(), m_apiKey->text(), m_listen->text()});
+    showProblem(text ? QString() : text.error().join(u'\n'));
+}
+
+void WelcomeDialog::showProblem(const QString &problem)
+{
+    m_error->setText(problem);
+    m_error->setVisible(!problem.isEmpty());
 }
 
 void WelcomeDialog::choose(Choice choice)

@@ -44,6 +44,9 @@ public:
 
 private:
     void choose(Choice choice);
+    // What the form would write, or its problems; shown while the operator types once they were shown.
+    void revalidate();
+    void showProblem(const QString &problem);
 
     QStackedWidget *m_pages;
     QPlainTextEdit *m_urls;
@@ -53,6 +56,7 @@ private:
     QLabel *m_target;
     QLabel *m_error;
     Choice m_choice = Choice::None;
+    bool m_attempted = false; // Create was pressed: problems are shown as the fields change
     QString m_writtenPath;
 };
 

@@ -4,6 +4,7 @@
 #include "upstream/upstreamconnection.h"
 
 #include <QTimer>
+#include <algorithm>
 #include <QUuid>
 
 using namespace Qt::Literals::StringLiterals;
@@ -303,6 +304,39 @@ QString BenchmarkRunner::stepLabel() const
 void BenchmarkRunner::emitProgress()
 {
     emit progress(m_done, m_total, stepLabel());
+    emit timeLeft(estimateMsLeft());
+}
+
+// A request costs about its tokens plus a fixed part (connect, prefill); a round's requests share the
+// wall time, growing with their number once the node batches them.
+double BenchmarkRunner::workOf(const Step &step)
+{
+    if (step.kind == Step::Kind::ResolveModel)
+        return 0;
+    const double one = std::max(step.maxTokens, 1) + 16.0;
+    return step.parallel ? one * (1.0 + step.count / 16.0) : one * step.count;
+}
+
+qint64 BenchmarkRunner::estimateMsLeft() const
+{
+    double done = 0;
+    double left = 0;
+    for (size_t i = 0; i < m_steps.size(); ++i) {
+        const double w = workOf(m_steps[i]);
+        if (i < m_stepIndex) {
+            done += w;
+        } else if (i == m_stepIndex && m_steps[i].count > 0) {
+            const double part = std::clamp(double(m_finished) / m_steps[i].count, 0.0, 1.0);
+            done += w * part;
+            left += w * (1.0 - part);
+        } else {
+            left += w;
+        }
+    }
+    const double elapsedMs = double(m_runClock.nsecsElapsed()) / 1e6;
+    if (done <= 0 || elapsedMs < 1000)
+        return -1;
+    return qint64(left * elapsedMs / done);
 }
 
 upstream::UpstreamConnection *BenchmarkRunner::acquireConnection(bool fresh)

@@ -54,6 +54,10 @@ signals:
     void started(int totalRequests);
     // done/total count requests (warm-up included); label says what runs now, e.g. "vllm-server1 · 100 tokens 2/3".
     void progress(int done, int total, const QString &label);
+    // With each progress: the time the run still needs, estimated from how fast its work went so far (a
+    // request's work grows with its max_tokens; a round's requests run at once). -1 until there is
+    // enough to go on.
+    void timeLeft(qint64 ms);
     // After every finished test (a singles group or a round): the results so far, for live tables.
     void resultsUpdated(const switchyard::bench::BenchmarkResults &results);
     void finished(const switchyard::bench::BenchmarkResults &results);
@@ -79,6 +83,8 @@ private:
     void finishRun();
     void emitProgress();
     QString stepLabel() const;
+    static double workOf(const Step &step);
+    qint64 estimateMsLeft() const;
     upstream::UpstreamConnection *acquireConnection(bool fresh);
     void releaseConnection(upstream::UpstreamConnection *connection, bool reusable);
     void dropIdleConnections();

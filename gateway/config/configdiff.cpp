@@ -65,6 +65,29 @@ bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
            && a.corsOrigins == b.corsOrigins && sameTls(a.tls, b.tls);
 }
 
+// From → to for the provider settings an operator most often changes by hand.
+QString networkDetails(const NetworkConfig &a, const NetworkConfig &b)
+{
+    QStringList parts;
+    if (a.baseUrl != b.baseUrl)
+        parts << u"base URL: "_s % a.baseUrl % u" → "_s % b.baseUrl;
+    if (a.requestTimeoutSeconds != b.requestTimeoutSeconds)
+        parts << u"timeout: "_s % QString::number(a.requestTimeoutSeconds) % u" s → "_s
+                     % QString::number(b.requestTimeoutSeconds) % u" s"_s;
+    if (a.maxRetries != b.maxRetries)
+        parts << u"retries: "_s % QString::number(a.maxRetries) % u" → "_s % QString::number(b.maxRetries);
+    return parts.join(u"; "_s);
+}
+
+// The address as an operator types it; the scheme only when TLS is on, since that is what changes for
+// clients then.
+QString listenText(const GatewaySettings &s)
+{
+    const QString host = s.listenHost.contains(u':') ? u'[' % s.listenHost % u']' : s.listenHost;
+    const QString address = host % u':' % QString::number(s.listenPort);
+    return s.tls.enabled() ? u"https://"_s % address : address;
+}
+
 } // namespace
 
 ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &after)
@@ -88,8 +111,10 @@ ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &afte
             keysDiffer = !sameKeys(reweightedOld, p);
         }
         if (keysDiffer || !sameNetwork(old->network, p.network) || !sameAllowed(old->allowed, p.allowed)
-            || old->concurrency != p.concurrency || old->bufferSize != p.bufferSize)
+            || old->concurrency != p.concurrency || old->bufferSize != p.bufferSize) {
             c.changed << p.name;
+            c.changedDetails << networkDetails(old->network, p.network);
+        }
     }
     for (const ProviderConfig &p : before.providers) {
         if (!after.provider(p.name))
@@ -99,6 +124,10 @@ ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &afte
     c.listenChanged = before.settings.listenHost != after.settings.listenHost
                       || before.settings.listenPort != after.settings.listenPort
                       || !sameTls(before.settings.tls, after.settings.tls); // http ↔ https, or another certificate
+    if (c.listenChanged) {
+        c.listenBefore = listenText(before.settings);
+        c.listenAfter = listenText(after.settings);
+    }
     return c;
 }
 
@@ -111,10 +140,18 @@ QString ConfigChanges::summary() const
         parts << u"removed "_s % removed.join(u", "_s);
     if (!reweighted.isEmpty())
         parts << u"re-weighted "_s % reweighted.join(u", "_s);
-    if (!changed.isEmpty())
-        parts << u"changed "_s % changed.join(u", "_s);
-    if (listenChanged)
-        parts << u"listen address changed"_s;
+    if (!changed.isEmpty()) {
+        QStringList named;
+        for (qsizetype i = 0; i < changed.size(); ++i) {
+            const QString detail = changedDetails.value(i);
+            named << (detail.isEmpty() ? changed[i] : changed[i] % u" ("_s % detail % u')');
+        }
+        parts << u"changed "_s % named.join(u", "_s);
+    }
+    if (listenChanged && listenBefore == listenAfter)
+        parts << u"TLS certificate or key changed ("_s % listenAfter % u')'; // same address, renewed files
+    else if (listenChanged)
+        parts << u"listen address: "_s % listenBefore % u" → "_s % listenAfter;
     else if (settingsChanged)
         parts << u"gateway settings changed"_s;
     return parts.isEmpty() ? u"no changes"_s : parts.join(u"; "_s);

@@ -35,6 +35,51 @@ std::pair<int, int> lineAndColumn(QByteArrayView text, qsizetype offset)
     return {line, column};
 }
 
+// Where the token that ends at `last` (the offset of its last byte) starts. The parser reports the end of
+// an unexpected token, but an operator looks for its beginning: the "models" that follows a missing comma
+// starts where the comma should have been. Strings cannot hold an unescaped quote, so the first quote
+// going back that no backslash escapes is the opening one.
+qsizetype tokenStart(QByteArrayView text, qsizetype last)
+{
+    if (last <= 0 || last >= text.size())
+        return std::clamp<qsizetype>(last, 0, text.size());
+    const char end = text[last];
+    if (end == '"') {
+        for (qsizetype i = last - 1; i >= 0; --i) {
+            if (text[i] != '"')
+                continue;
+            qsizetype slashes = 0;
+            while (i - slashes - 1 >= 0 && text[i - slashes - 1] == '\\')
+                ++slashes;
+            if (slashes % 2 == 0)
+                return i;
+        }
+        return last;
+    }
+    auto inWord = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+'
+               || c == '.';
+    };
+    if (!inWord(end))
+        return last; // one character: , : [ ] { }
+    qsizetype i = last;
+    while (i > 0 && inWord(text[i - 1]))
+        --i;
+    return i;
+}
+
+// nlohmann names only the closing bracket after a member or an element, but a comma is what is missing
+// far more often: say both.
+std::string withCommaExpected(std::string what)
+{
+    for (const auto &[from, to] : {std::pair<std::string, std::string>{"; expected '}'", "; expected ',' or '}'"},
+                                   std::pair<std::string, std::string>{"; expected ']'", "; expected ',' or ']'"}}) {
+        if (what.size() >= from.size() && what.compare(what.size() - from.size(), from.size(), from) == 0)
+            what.replace(what.size() - from.size(), from.size(), to);
+    }
+    return what;
+}
+
 // Follows the parser event by event, knowing where in the document it is: so a repeated member name is
 // reported with its path (JSON parsers keep only one of them, nlohmann and Go the last, so the file would
 // not mean what it seems to say), and nesting beyond kMaxDepth stops the parse (TooDeep) before it can
@@ -122,12 +167,17 @@ std::optional<Json> parseStrictJson(QByteArrayView text, ConfigProblems &problem
         return Json::parse(begin, begin + text.size(), callback, /*allow_exceptions=*/true,
                            /*ignore_comments=*/false);
     } catch (const Json::parse_error &e) {
-        // e.byte is the 1-based position of the last byte read, i.e. the offending one.
-        const auto [line, column] = lineAndColumn(text, qsizetype(e.byte) - 1);
+        // e.byte is the 1-based position of the last byte read, i.e. the offending one. A whole token that
+        // does not belong there (as opposed to text that is no token at all) is placed at its start.
         std::string what = e.what();
         const auto pos = what.find(": ", what.find("parse error"));
         if (pos != std::string::npos)
             what = what.substr(pos + 2);
+        qsizetype at = qsizetype(e.byte) - 1;
+        if (what.find("- unexpected ") != std::string::npos && what.find("end of input") == std::string::npos)
+            at = tokenStart(text, at);
+        what = withCommaExpected(std::move(what));
+        const auto [line, column] = lineAndColumn(text, at);
         problems.append(ConfigProblem{{}, line, std::max(column, 1), fromStd(what)});
     } catch (const TooDeep &) {
         problems.append(ConfigProblem{tracker.childPath(), 0, 0,

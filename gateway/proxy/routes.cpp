@@ -16,8 +16,10 @@ constexpr std::array<Route, 14> RouteTable = {{
     {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied},
     {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied},
     {Post, "/v1/embeddings", false, Access::Client, true, &handlers::proxied},
-    {Get, "/v1/models", false, Access::Client, true, &handlers::listModels},
-    {Get, "/v1/models/", true, Access::Client, true, &handlers::describeModel},
+    // The model list is the gateway's own answer, no node works for it: requests/s and the request log
+    // are about inference (and the panel's chat asking for the list never shows as traffic).
+    {Get, "/v1/models", false, Access::Client, false, &handlers::listModels},
+    {Get, "/v1/models/", true, Access::Client, false, &handlers::describeModel},
     {Get, "/metrics", false, Access::Management, false, &handlers::metrics},
     {Get, "/api/status", false, Access::Management, false, &handlers::status},
     {Get, "/api/history", false, Access::Management, false, &handlers::history},

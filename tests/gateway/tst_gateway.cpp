@@ -517,6 +517,21 @@ private slots:
         QCOMPARE(still.read().status, 200);
     }
 
+    void modelListIsNotTraffic()
+    {
+        // What the panel's chat (or a client library) asks before it sends anything: no requests/s, no
+        // line in the request log. Inference and its errors are what those mean.
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(request(f.port, "GET", "/v1/models").status, 200);
+        QCOMPARE(request(f.port, "GET", "/v1/models/m1").status, 200);
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 2)).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.snapshot().requestsTotal, qint64(1), 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.recentRequests().size(), qsizetype(1), 1000);
+        QCOMPARE(f.gateway.recentRequests().last().path, QByteArray("/v1/chat/completions"));
+    }
+
     void requestLogAndStats()
     {
         GatewayFixture f;

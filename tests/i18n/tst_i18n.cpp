@@ -128,11 +128,16 @@ private slots:
         const auto cfg = config::parseConfig(*text);
         QVERIFY(cfg);
         QCOMPARE(cfg->providers.size(), 2);
-        QCOMPARE(cfg->providers[0].name, u"10.0.0.1"_s);
+        // Addresses make poor names to pin with ("10.0.0.1/model"): numbered as in the article.
+        QCOMPARE(cfg->providers[0].name, u"vllm-server1"_s);
+        QCOMPARE(cfg->providers[1].name, u"vllm-server2"_s);
         QCOMPARE(cfg->providers[0].network.baseUrl, u"http://10.0.0.1:8000"_s); // "/v1" dropped
         QCOMPARE(cfg->providers[1].keys[0].models, QStringList{u"nemotron-3-super"_s});
         QCOMPARE(NodesConfig::providerNames({u"http://h:1"_s, u"http://h:2"_s}),
-                 (QStringList{u"h:1"_s, u"h:2"_s}));
+                 (QStringList{u"h-1"_s, u"h-2"_s}));
+        QCOMPARE(NodesConfig::providerNames({u"http://dgx-a.lan:8000"_s, u"http://127.0.0.1:8001"_s,
+                                             u"http://localhost:8002"_s, u"http://[::1]:8003"_s}),
+                 (QStringList{u"dgx-a"_s, u"vllm-server2"_s, u"vllm-server3"_s, u"vllm-server4"_s}));
 
         const auto bad = NodesConfig::make({u"ftp://x\nnot-a-url"_s, QString(), QString(), QString()});
         QVERIFY(!bad);
@@ -157,13 +162,26 @@ private slots:
         dialog->listenEdit()->setText(u"127.0.0.1:0"_s);
         QVERIFY(!dialog->createConfig()); // no model yet: the form says so and stays open
         QVERIFY(dialog->formError().contains(u"model"_s));
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QVERIFY(QTest::qWaitForWindowExposed(dialog));
+            dialog->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"welcome-nodes-error.png"_s));
+        }
+        // Fixing a field takes its complaint away at once; breaking another one says so at once.
         dialog->modelEdit()->setText(u"m1"_s);
+        QVERIFY2(dialog->formError().isEmpty(), qPrintable(dialog->formError()));
+        dialog->urlsEdit()->setPlainText(u"http://127.0.0.1:9\nftp://127.0.0.1:10"_s);
+        QVERIFY(dialog->formError().contains(u"ftp://127.0.0.1:10"_s));
+        dialog->urlsEdit()->setPlainText(u"http://127.0.0.1:9\nhttp://127.0.0.1:10"_s);
+        QVERIFY(dialog->formError().isEmpty());
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty())
+            dialog->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"welcome-nodes-fixed.png"_s));
         QVERIFY(dialog->createConfig());
         const QString path = dialog->writtenPath();
         QCOMPARE(path, QDir(dir).filePath(u"config.json"_s));
         QVERIFY(QFileInfo::exists(path));
         QVERIFY(!(QFileInfo(path).permissions() & QFileDevice::ReadOther)); // may hold an API key
         QTRY_COMPARE(gateway.config().providers.size(), 2);
+        QCOMPARE(gateway.config().providers[0].name, u"vllm-server1"_s); // not "127.0.0.1"
         QVERIFY(gateway.isRunning());
         QCOMPARE(MainWindow::lastConfigPath(), path);
         QVERIFY(!WelcomeDialog::wanted()); // never again once a config was opened

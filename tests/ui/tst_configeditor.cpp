@@ -207,6 +207,37 @@ private slots:
 
     // --- validation, as the operator sees it ---
 
+    void missingCommaIsOnePlaceInTheListAndTheForm()
+    {
+        // A comma forgotten between two members: the list and the form name the same line and column,
+        // the start of the member that follows, and say what would fit there.
+        QString text = seedText();
+        const QString before = u"\"max_retries\": 2\n      },\n      \"custom"_s;
+        QVERIFY(text.contains(before));
+        text.replace(before, u"\"max_retries\": 2\n      }\n      \"custom"_s);
+        auto e = newEditor(text);
+        e->showForm();
+        QVERIFY(!e->isValid());
+        QCOMPARE(e->problems().size(), 1);
+        const LocatedProblem &p = e->problems().front();
+        const int line = lineOf(text, u"      }\n      \"custom"_s) + 1;
+        QCOMPARE(p.line, line);
+        QCOMPARE(p.column, 7); // the opening quote of "custom_provider_config"
+        QVERIFY2(p.text().contains(u"expected ',' or '}'"_s), qPrintable(p.text()));
+        QCOMPARE(e->problemList()->item(0)->text(), p.text());
+        QVERIFY(!e->form()->isReadable());
+        QVERIFY2(e->form()->unreadableText().contains(p.text()), qPrintable(e->form()->unreadableText()));
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            e->resize(1280, 740);
+            e->show();
+            QVERIFY(QTest::qWaitForWindowExposed(e.get()));
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-syntax-form.png"_s));
+            e->showText();
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-syntax-json.png"_s));
+        }
+    }
+
     void syntaxErrorHasLineAndColumn()
     {
         QString text = seedText();
@@ -228,7 +259,8 @@ private slots:
         // The form cannot read it, and says why and where.
         e->showForm();
         QVERIFY(!e->form()->isReadable());
-        QVERIFY(e->form()->unreadableText().contains(u"line %1"_s.arg(line)));
+        // The same place in the same words as the problem list.
+        QVERIFY2(e->form()->unreadableText().contains(p.text()), qPrintable(e->form()->unreadableText()));
 
         // Clicking the problem shows the text with the cursor on the mistake.
         e->show();
@@ -383,7 +415,7 @@ private slots:
         QVERIFY(m->setData(m->index(0, ProvidersModel::Weight), 3.0, Qt::EditRole));
         QString expected = seed;
         expected.replace(seed.indexOf(u"\"weight\": 1"_s), 11, u"\"weight\": 3"_s);
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
         QVERIFY(e->isModified());
         QTRY_COMPARE(m->index(0, ProvidersModel::Weight).data().toString(), u"3"_s);
         e->validateNow();
@@ -393,11 +425,11 @@ private slots:
         QVERIFY(e->undoAction()->isEnabled());
         e->form()->providersView()->setFocus();
         e->undoAction()->trigger();
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTRY_COMPARE(m->index(0, ProvidersModel::Weight).data().toString(), u"1"_s);
         QVERIFY(!e->isModified());
         e->redoAction()->trigger();
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
 
         // A text edit and a form edit share the stack: undo them in reverse order.
         QTextCursor c(e->textEdit()->document());
@@ -412,7 +444,7 @@ private slots:
         QVERIFY(!e->text().contains(u"\"max_retries\": 5"_s));
         QVERIFY(e->text().contains(u"\"default_request_timeout_in_seconds\": 90"_s));
         e->undo();
-        QCOMPARE(e->text(), expected);
+        QCOMPARE(e->unmaskedText(), expected);
     }
 
     void shortcutsWorkInBothViews()
@@ -432,7 +464,7 @@ private slots:
         QVERIFY(m->setData(m->index(1, ProvidersModel::Weight), 4.0, Qt::EditRole));
         e->form()->providersView()->setFocus();
         QTest::keyClick(e->form()->providersView(), Qt::Key_Z, Qt::ControlModifier); // Undo, from the form
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTest::keyClick(e->form()->providersView(), Qt::Key_Z,
                         Qt::ControlModifier | Qt::ShiftModifier); // Redo
         QVERIFY(e->text().contains(u"\"weight\": 4"_s));
@@ -441,7 +473,7 @@ private slots:
         e->showText();
         e->textEdit()->setFocus();
         QTest::keyClick(e->textEdit(), Qt::Key_Z, Qt::ControlModifier); // the same stack, from the text
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QTest::keyClick(e->textEdit(), Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(applied, 2);
     }
@@ -476,7 +508,7 @@ private slots:
         QVERIFY(m->setData(m->index(0, ProvidersModel::Routing), u"least_outstanding"_s, Qt::EditRole));
         e->validateNow();
         QVERIFY(e->isValid());
-        const auto cfg = config::parseConfig(e->text().toUtf8());
+        const auto cfg = config::parseConfig(e->unmaskedText().toUtf8());
         QVERIFY(cfg);
         QCOMPARE(cfg->settings.strategyByModel.value(u"nemotron-3-super"_s),
                  config::RoutingStrategy::LeastOutstanding);
@@ -492,7 +524,7 @@ private slots:
         emit e->form()->strategyBox()->activated(e->form()->strategyBox()->currentIndex());
         e->form()->listenEdit()->setText(u"127.0.0.1:9090"_s);
         emit e->form()->listenEdit()->editingFinished();
-        const auto cfg2 = config::parseConfig(e->text().toUtf8());
+        const auto cfg2 = config::parseConfig(e->unmaskedText().toUtf8());
         QVERIFY(cfg2);
         QCOMPARE(cfg2->settings.defaultStrategy, config::RoutingStrategy::LoadAware);
         QCOMPARE(cfg2->settings.listenPort, quint16(9090));
@@ -571,7 +603,7 @@ private slots:
         QCOMPARE(e->form()->keys()->rowCount(), 1);
         e->form()->removeSelectedProvider();
         e->validateNow();
-        QCOMPARE(config::parseConfig(e->text().toUtf8())->providers.size(), size_t(2));
+        QCOMPARE(config::parseConfig(e->unmaskedText().toUtf8())->providers.size(), size_t(2));
     }
 
     // --- apply ---
@@ -642,14 +674,14 @@ private slots:
         QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner));
         auto e = newEditor();
         QVERIFY(e->openFile(path));
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         QVERIFY(!e->isModified());
 
         e->showForm();
         e->refreshForm();
         QVERIFY(e->form()->providers()->setData(e->form()->providers()->index(1, ProvidersModel::Weight), 2.0,
                                                 Qt::EditRole));
-        const QString edited = e->text();
+        const QString edited = e->unmaskedText();
         QVERIFY(e->save());
         QVERIFY(!e->isModified());
         QCOMPARE(readText(path), edited);
@@ -677,14 +709,108 @@ private slots:
         // An unset env variable does not block saving (it is resolved where the file is used).
         e->undo();
         QTextCursor c2(e->textEdit()->document());
-        const qsizetype at = e->text().indexOf(u"\"value\": \"dummy\""_s);
+        const qsizetype at = e->text().indexOf(u"\"value\": \"********\""_s); // "dummy", shown masked
         c2.setPosition(int(at) + 10);
-        c2.setPosition(int(at) + 15, QTextCursor::KeepAnchor);
+        c2.setPosition(int(at) + 18, QTextCursor::KeepAnchor);
         c2.insertText(u"env.ELSEWHERE"_s);
         e->validateNow();
         QVERIFY(!e->isValid());
         QVERIFY(e->save());
         QCOMPARE(readText(path + u".bak"_s), edited);
+    }
+
+    void jsonViewMasksSecretsAndSaveKeepsThem()
+    {
+        // A file with literal secrets (a node key with an escape in it, a client key) and an env reference.
+        QString seed = seedText();
+        seed.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"sk-n0de\\u0031-secret\""_s);
+        seed.replace(u"\"s2-key\", \"value\": \"dummy\""_s, u"\"s2-key\", \"value\": \"env.S1_KEY\""_s);
+        seed.replace(u"\n  }\n}"_s, u"\n  },\n  \"switchyard\": {\"listen\": \"127.0.0.1:0\", \"api_keys\": [\"client-k3y\"]}\n}"_s);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"config.json"_s);
+        QVERIFY(writeText(path, seed));
+        auto e = newEditor();
+        QVERIFY(e->openFile(path));
+        QVERIFY2(e->isValid(), qPrintable(e->problemList()->count() ? e->problemList()->item(0)->text() : QString()));
+
+        // What the JSON view shows: masks where literals are, the reference as written.
+        const QString shown = e->textEdit()->toPlainText();
+        QVERIFY(!shown.contains(u"n0de"_s));
+        QVERIFY(!shown.contains(u"client-k3y"_s));
+        QCOMPARE(shown.count(u"\"********\""_s), 2);
+        QVERIFY(shown.contains(u"\"value\": \"env.S1_KEY\""_s));
+        QVERIFY(!e->isModified());
+
+        // Applying gives the gateway the real key.
+        std::optional<config::GatewayConfig> applied;
+        e->setApplier([&](const config::GatewayConfig &cfg, const QString &) {
+            applied = cfg;
+            return Gateway::ApplyResult{};
+        });
+        QVERIFY(e->apply());
+        QVERIFY(applied);
+        QCOMPARE(applied->providers[0].keys[0].value, u"sk-n0de1-secret"_s);
+        QCOMPARE(applied->settings.apiKeys, QStringList{u"client-k3y"_s});
+
+        // An unrelated edit, saved: the file has the secrets as they were written, the layout untouched.
+        QVERIFY(e->applyEdits({JsonEdit::set(*parseJsonPath(u"providers.vllm-server2.keys[0].weight"), u"3"_s)}));
+        QVERIFY(e->save());
+        QString expected = seed;
+        expected.replace(u"\"env.S1_KEY\", \"models\": [\"nemotron-3-super\"], \"weight\": 1"_s,
+                         u"\"env.S1_KEY\", \"models\": [\"nemotron-3-super\"], \"weight\": 3"_s);
+        QCOMPARE(readText(path), expected);
+        QVERIFY(!readText(path).contains(u"********"_s));
+        QVERIFY(!e->textEdit()->toPlainText().contains(u"n0de"_s)); // still masked after saving
+
+        // A value typed over the mask is the new value.
+        QTextCursor c(e->textEdit()->document());
+        const int at = int(e->text().indexOf(u"\"********\""_s));
+        c.setPosition(at);
+        c.setPosition(at + 10, QTextCursor::KeepAnchor);
+        c.insertText(u"\"typed-new-key\""_s);
+        QVERIFY(e->save());
+        QVERIFY(readText(path).contains(u"\"typed-new-key\""_s));
+        QVERIFY(!readText(path).contains(u"n0de"_s));
+        QVERIFY(readText(path).contains(u"client-k3y"_s));
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            e->undo();
+            e->showText();
+            e->resize(1280, 740);
+            e->show();
+            QVERIFY(QTest::qWaitForWindowExposed(e.get()));
+            e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-json-masked.png"_s));
+        }
+    }
+
+    void aMaskWithoutASecretIsAProblem()
+    {
+        // Pasted from GET /api/config of another gateway: nothing here knows what the stars stand for.
+        QString text = seedText();
+        text.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"********\""_s);
+        auto e = newEditor(text);
+        QVERIFY(!e->isValid());
+        QCOMPARE(e->problems().size(), 1);
+        QCOMPARE(e->problems().front().problem.path, u"providers.vllm-server1.keys[0].value"_s);
+        QVERIFY(e->problems().front().text().contains(u"type the value"_s));
+    }
+
+    void listenFromTheCommandLineIsShown()
+    {
+        // Started with --listen: that address wins, and the form says so instead of "(default)".
+        config::ConfigController controller(nullptr);
+        QVERIFY(controller.setListenOverride(u"127.0.0.1:9123"_s));
+        ConfigEditor e(&controller);
+        e.setUntitledText(configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}), u"test"_s);
+        e.showForm();
+        QCOMPARE(e.form()->listenEdit()->placeholderText(), u"127.0.0.1:9123 (from --listen)"_s);
+        QVERIFY2(e.form()->listenNote().contains(u"--listen 127.0.0.1:9123"_s), qPrintable(e.form()->listenNote()));
+
+        ConfigEditor plain;
+        plain.setUntitledText(configFor({{u"a"_s, u"http://127.0.0.1:9"_s}}), u"test"_s);
+        plain.showForm();
+        QCOMPARE(plain.form()->listenEdit()->placeholderText(), u"127.0.0.1:8080 (default)"_s);
+        QVERIFY(plain.form()->listenNote().isEmpty());
     }
 
     void untitledSavesAsAndExportsForBifrost()
@@ -702,7 +828,7 @@ private slots:
         QVERIFY(e->save()); // untitled: Save is Save As
         QCOMPARE(asked, QList<ConfigEditor::FileRole>{ConfigEditor::FileRole::SaveAs});
         QCOMPARE(e->filePath(), target);
-        QCOMPARE(readText(target), e->text());
+        QCOMPARE(readText(target), e->unmaskedText());
         QVERIFY(!QFile::exists(target + u".bak"_s)); // nothing to back up
 
         QVERIFY(e->exportInteractive());
@@ -728,7 +854,7 @@ private slots:
             return role == ConfigEditor::FileRole::Import ? path : QString();
         });
         QVERIFY(e->importInteractive());
-        QCOMPARE(e->text(), bifrost);
+        QCOMPARE(e->unmaskedText(), bifrost);
         QVERIFY(e->isValid());
         QVERIFY(e->isUntitled()); // Save never writes over the Bifrost deployment's file
         QVERIFY(e->isModified());
@@ -759,12 +885,12 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 10000);
         QVERIFY(e->externalChangePending());
         QVERIFY(e->externalChangeText().contains(u"changed by another program"_s));
-        QCOMPARE(e->text(), seed); // offered, not forced
+        QCOMPARE(e->unmaskedText(), seed); // offered, not forced
         QVERIFY(e->reload());      // nothing unsaved: no question
-        QCOMPARE(e->text(), v2);
+        QCOMPARE(e->unmaskedText(), v2);
         QVERIFY(!e->externalChangePending());
         e->undo(); // a reload is one step of Undo
-        QCOMPARE(e->text(), seed);
+        QCOMPARE(e->unmaskedText(), seed);
         e->redo();
 
         // The watch survived the rename: a second change, written in place this time, is noticed too.
@@ -812,13 +938,13 @@ private slots:
         QTextCursor c(e->textEdit()->document());
         c.setPosition(e->text().indexOf(u"120"_s));
         c.insertText(u"1"_s); // 1120
-        const QString edited = e->text();
+        const QString edited = e->unmaskedText();
 
         // Reload: asked; Cancel keeps the edits.
         log.answer = ConfigEditor::Choice::Cancel;
         QVERIFY(!e->reload());
         QCOMPARE(log.reasons, QList<ConfigEditor::Reason>{ConfigEditor::Reason::Reload});
-        QCOMPARE(e->text(), edited);
+        QCOMPARE(e->unmaskedText(), edited);
         // Close: asked; Save writes them.
         log.answer = ConfigEditor::Choice::Save;
         QVERIFY(e->maybeDiscard(ConfigEditor::Reason::Close));
@@ -863,10 +989,14 @@ private slots:
         QCOMPARE(we->filePath(), QFileInfo(other).absoluteFilePath());
         QCOMPARE(gateway.config().providers.front().name, u"x"_s);
 
-        // Apply from the editor goes through the window: the banner says what changed.
+        // Apply from the editor goes through the window: the editor says what changed, as a success (not
+        // in the window's warning banner).
+        window.hideBanner();
         QVERIFY(we->applyEdits({JsonEdit::set(*parseJsonPath(u"providers.x.keys[0].weight"), u"2"_s)}));
         QVERIFY(we->apply());
-        QVERIFY2(window.bannerText().contains(u"re-weighted x"_s), qPrintable(window.bannerText()));
+        QVERIFY2(we->lastMessage().contains(u"re-weighted x: 1 → 2"_s), qPrintable(we->lastMessage()));
+        QVERIFY(!we->lastMessageIsError());
+        QVERIFY2(window.bannerText().isEmpty(), qPrintable(window.bannerText()));
         QCOMPARE(gateway.config().providers.front().keys.front().weight, 2.0);
 
         log.reasons.clear();

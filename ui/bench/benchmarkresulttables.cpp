@@ -1,6 +1,7 @@
 #include "bench/benchmarkresulttables.h"
 
 #include <QHeaderView>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QLocale>
 #include <QTableWidget>
@@ -55,7 +56,11 @@ QTableWidgetItem *successCell(int succeeded, int requests, const QList<bench::Re
     return item;
 }
 
-QTableWidget *makeTable(const QString &objectName, const QStringList &headers, QWidget *parent)
+// The column that takes the rest of the width: the target's label, elided in the middle (labels differ
+// at their ends: "vllm-server1", "gateway pool (2 nodes)").
+constexpr int LabelColumn = 1;
+
+QTableWidget *makeTable(const QString &objectName, const QStringList &headers, int labelColumn, QWidget *parent)
 {
     auto *t = new QTableWidget(0, int(headers.size()), parent);
     t->setObjectName(objectName);
@@ -65,8 +70,14 @@ QTableWidget *makeTable(const QString &objectName, const QStringList &headers, Q
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setAlternatingRowColors(true);
     t->setWordWrap(false);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->horizontalHeader()->setStretchLastSection(true);
+    t->setTextElideMode(Qt::ElideMiddle);
+    QHeaderView *h = t->horizontalHeader();
+    // Numbers and headers (two lines, whatever their language) decide the widths; the label gets the rest.
+    h->setSectionResizeMode(QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(labelColumn, QHeaderView::Stretch);
+    h->setStretchLastSection(false);
+    h->setMinimumSectionSize(std::max(h->minimumSectionSize(), t->fontMetrics().horizontalAdvance(u"vllm-s…1"_s)));
+    h->setDefaultAlignment(Qt::AlignCenter);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     return t;
 }
@@ -79,6 +90,13 @@ void fitHeight(QTableWidget *table, int minRows, int maxRows)
                           + rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth() + 2);
 }
 
+QString percentiles(const bench::LatencyStats &s)
+{
+    return QCoreApplication::translate("switchyard::ui::BenchmarkResultTables",
+                                       "P50 %1 ms · P95 %2 ms · P99 %3 ms · max %4 ms")
+        .arg(ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max));
+}
+
 } // namespace
 
 BenchmarkResultTables::BenchmarkResultTables(QWidget *parent) : QWidget(parent)
@@ -89,26 +107,28 @@ BenchmarkResultTables::BenchmarkResultTables(QWidget *parent) : QWidget(parent)
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     layout->addWidget(new QLabel(tr("<b>Single requests</b>"), this));
-    // Units live in the headers so the columns stay narrow enough to sit beside the charts.
+    // Units live in the headers (on a line of their own) so the columns stay narrow enough to sit beside
+    // the charts.
     m_singles = makeTable(u"benchSingles"_s,
                           {tr("Test"), tr("Target"), tr("Avg latency\n(ms)"), tr("Throughput\n(tok/s)"), tr("P95\n(ms)"),
-                           tr("P50\n(ms)"), tr("P99\n(ms)"), tr("Avg TTFT\n(ms)"), tr("Decode\n(tok/s)"), tr("Success")},
-                          this);
+                           tr("Avg TTFT\n(ms)"), tr("Decode\n(tok/s)"), tr("Success")},
+                          LabelColumn, this);
     layout->addWidget(m_singles, 0);
     m_concurrencyTitle = new QLabel(this);
     layout->addWidget(m_concurrencyTitle);
     m_concurrency = makeTable(u"benchConcurrency"_s,
                               {tr("Target"), tr("Total time\n(ms)"), tr("Effective throughput\n(tok/s)"),
                                tr("Success rate"), tr("Avg latency\n(ms)"), tr("P95\n(ms)"), tr("Avg TTFT\n(ms)")},
-                              this);
+                              0, this);
     layout->addWidget(m_concurrency, 0);
-    layout->addWidget(new QLabel(tr("<b>Concurrency sweep</b> (plotted on the right)"), this));
+    m_sweepTitle = new QLabel(tr("<b>Concurrency sweep</b> (plotted on the right)"), this);
+    layout->addWidget(m_sweepTitle);
     m_sweep = makeTable(u"benchSweep"_s,
-                        {tr("Target"), tr("Parallel"), tr("Total time\n(ms)"), tr("Effective\n(tok/s)"),
-                         tr("Per request\n(tok/s)"), tr("Avg latency\n(ms)"), tr("P95\n(ms)"), tr("Avg TTFT\n(ms)"),
-                         tr("Success")},
-                        this);
+                        {tr("Target"), tr("Parallel"), tr("Effective\n(tok/s)"), tr("Per request\n(tok/s)"),
+                         tr("Avg latency\n(ms)"), tr("P95\n(ms)"), tr("Avg TTFT\n(ms)"), tr("Success")},
+                        0, this);
     layout->addWidget(m_sweep, 2);
+    layout->addStretch(0);
 }
 
 void BenchmarkResultTables::setSummary(const QString &text)
@@ -122,7 +142,20 @@ void BenchmarkResultTables::showRuns(const QList<bench::BenchmarkResults> &runs)
     fillRounds(runs);
     // The article's two tables fit their rows (up to a point); the sweep table gets the rest.
     fitHeight(m_singles, 3, 12);
-    fitHeight(m_concurrency, 3, 6);
+    fitHeight(m_concurrency, 1, 6);
+    // What this run did not measure takes no room (with nothing shown at all, the shapes still say what a
+    // run fills in).
+    const bool nothing = runs.isEmpty();
+    m_concurrencyTitle->setVisible(nothing || m_concurrency->rowCount() > 0);
+    m_concurrency->setVisible(nothing || m_concurrency->rowCount() > 0);
+    m_sweepTitle->setVisible(nothing || m_sweep->rowCount() > 0);
+    m_sweep->setVisible(nothing || m_sweep->rowCount() > 0);
+    for (QTableWidget *t : {m_singles, m_concurrency, m_sweep}) {
+        for (int row = 0; row < t->rowCount(); ++row) {
+            if (QTableWidgetItem *label = t->item(row, t == m_singles ? LabelColumn : 0))
+                label->setToolTip(label->text());
+        }
+    }
 }
 
 void BenchmarkResultTables::fillSingles(const QList<bench::BenchmarkResults> &runs)
@@ -153,11 +186,14 @@ void BenchmarkResultTables::fillSingles(const QList<bench::BenchmarkResults> &ru
                     m_singles->setItem(row, 2, cell(any ? ms(s.latency.mean) : Dash));
                     m_singles->setItem(row, 3, cell(any ? rate(s.tokensPerSecond) : Dash));
                     m_singles->setItem(row, 4, cell(any ? ms(s.latency.p95) : Dash));
-                    m_singles->setItem(row, 5, cell(any ? ms(s.latency.p50) : Dash));
-                    m_singles->setItem(row, 6, cell(any ? ms(s.latency.p99) : Dash));
-                    m_singles->setItem(row, 7, cell(any ? ms(s.ttft.mean) : Dash));
-                    m_singles->setItem(row, 8, cell(any ? rate(s.decodeTokensPerSecond) : Dash));
-                    m_singles->setItem(row, 9, successCell(s.succeeded, s.requests, s.samples));
+                    m_singles->setItem(row, 5, cell(any ? ms(s.ttft.mean) : Dash));
+                    m_singles->setItem(row, 6, cell(any ? rate(s.decodeTokensPerSecond) : Dash));
+                    m_singles->setItem(row, 7, successCell(s.succeeded, s.requests, s.samples));
+                    if (any) {
+                        for (int c : {2, 4})
+                            m_singles->item(row, c)->setToolTip(percentiles(s.latency));
+                        m_singles->item(row, 5)->setToolTip(percentiles(s.ttft));
+                    }
                 }
             }
         }
@@ -199,14 +235,23 @@ void BenchmarkResultTables::addRound(QTableWidget *table, const QString &label, 
     table->setItem(row, col++, cell(label, false));
     if (sweep)
         table->setItem(row, col++, cell(QString::number(c.concurrency)));
-    table->setItem(row, col++, cell(ms(c.wallMs)));
-    table->setItem(row, col++, cell(rate(c.effectiveTokensPerSecond)));
+    if (!sweep)
+        table->setItem(row, col++, cell(ms(c.wallMs)));
+    table->setItem(row, col, cell(rate(c.effectiveTokensPerSecond)));
+    table->item(row, col++)->setToolTip(tr("%1 parallel requests took %2 ms in all").arg(c.concurrency).arg(ms(c.wallMs)));
     if (sweep)
         table->setItem(row, col++, cell(any ? rate(c.perRequestTokensPerSecond) : Dash));
     else
         table->setItem(row, col++, successCell(c.succeeded, c.requests, c.samples));
-    table->setItem(row, col++, cell(any ? ms(c.latency.mean) : Dash));
-    table->setItem(row, col++, cell(any ? ms(c.latency.p95) : Dash));
+    if (any) {
+        table->setItem(row, col++, cell(ms(c.latency.mean)));
+        table->item(row, col - 1)->setToolTip(percentiles(c.latency));
+        table->setItem(row, col++, cell(ms(c.latency.p95)));
+        table->item(row, col - 1)->setToolTip(percentiles(c.latency));
+    } else {
+        table->setItem(row, col++, cell(Dash));
+        table->setItem(row, col++, cell(Dash));
+    }
     table->setItem(row, col++, cell(any ? ms(c.ttft.mean) : Dash));
     if (sweep)
         table->setItem(row, col++, successCell(c.succeeded, c.requests, c.samples));

@@ -3,6 +3,11 @@
 // The Benchmark tab's tables: a summary line, then the single requests and the parallel round in the
 // shapes of the article's tables, and the concurrency sweep (plotted beside them). Several runs are shown
 // side by side, each row labelled with its run's time.
+//
+// They sit beside the charts in a 1280-pixel-wide window: the numbers size to their contents, the target
+// column takes what is left (elided, whole in its tooltip), the percentiles beyond P95 and a round's
+// total time are in the tooltips (the exports have every column), and a table the run has no rows for is
+// not shown.
 
 #include "bench/benchtypes.h"
 
@@ -38,6 +43,7 @@ private:
     QTableWidget *m_singles;
     QLabel *m_concurrencyTitle;
     QTableWidget *m_concurrency;
+    QLabel *m_sweepTitle;
     QTableWidget *m_sweep;
 };
 

@@ -22,6 +22,7 @@
 #include <QSaveFile>
 #include <QSplitter>
 #include <QThread>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -44,6 +45,21 @@ QString runTitle(const bench::BenchmarkResults &r)
              r.cancelled ? QCoreApplication::translate("switchyard::ui::BenchmarkView", " (cancelled)") : QString());
 }
 
+// "45 s", "4 min 29 s", "1 h 05 min": long runs are read at a glance.
+QString durationText(qint64 ms)
+{
+    const qint64 s = (std::max<qint64>(ms, 0) + 500) / 1000;
+    if (s < 60)
+        return QCoreApplication::translate("switchyard::ui::BenchmarkView", "%1 s").arg(s);
+    if (s < 3600)
+        return QCoreApplication::translate("switchyard::ui::BenchmarkView", "%1 min %2 s")
+            .arg(s / 60)
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QCoreApplication::translate("switchyard::ui::BenchmarkView", "%1 h %2 min")
+        .arg(s / 3600)
+        .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
 } // namespace
 
 BenchmarkView::BenchmarkView(Gateway *gateway, QWidget *parent)
@@ -55,12 +71,16 @@ BenchmarkView::BenchmarkView(Gateway *gateway, QWidget *parent)
     m_runner->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_runner, &QObject::deleteLater);
     connect(m_runner, &bench::BenchmarkRunner::progress, this, &BenchmarkView::onProgress);
+    connect(m_runner, &bench::BenchmarkRunner::timeLeft, this, &BenchmarkView::onTimeLeft);
     connect(m_runner, &bench::BenchmarkRunner::resultsUpdated, this, &BenchmarkView::onUpdated);
     connect(m_runner, &bench::BenchmarkRunner::finished, this,
             [this](const bench::BenchmarkResults &r) { onEnded(r, false); });
     connect(m_runner, &bench::BenchmarkRunner::cancelled, this,
             [this](const bench::BenchmarkResults &r) { onEnded(r, true); });
     m_thread->start();
+    m_tick = new QTimer(this);
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &BenchmarkView::updateProgressText);
 
     buildUi();
     if (m_gateway)
@@ -164,6 +184,11 @@ QGroupBox *BenchmarkView::buildRunBox()
     m_progress->setValue(0);
     m_progress->setFormat(tr("ready"));
     runLayout->addWidget(m_progress);
+    m_time = new QLabel(runBox);
+    m_time->setObjectName(u"benchTime"_s);
+    m_time->setWordWrap(true);
+    m_time->hide();
+    runLayout->addWidget(m_time);
     m_status = new QLabel(tr("Pick targets and a suite, then run."), runBox);
     m_status->setObjectName(u"benchStatus"_s);
     m_status->setWordWrap(true);
@@ -290,6 +315,11 @@ bool BenchmarkView::startRun(const bench::BenchmarkPlan &plan)
     m_progress->setRange(0, std::max(plan.totalRequests(), 1));
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v / %m requests"));
+    m_runClock.start();
+    m_msLeft = -1;
+    m_tick->start();
+    m_time->show();
+    updateProgressText();
     m_status->setText(tr("Starting…"));
     QMetaObject::invokeMethod(m_runner, [runner = m_runner, plan] { runner->start(plan); }, Qt::QueuedConnection);
     return true;
@@ -322,6 +352,32 @@ void BenchmarkView::onProgress(int done, int total, const QString &label)
         m_status->setText(label);
 }
 
+void BenchmarkView::onTimeLeft(qint64 ms)
+{
+    m_msLeft = ms;
+    m_sinceEstimate.start();
+    updateProgressText();
+}
+
+// "1 min 05 s so far, about 3 min 20 s left": a long run says how long it still takes.
+void BenchmarkView::updateProgressText()
+{
+    if (!m_running)
+        return;
+    const QString elapsed = durationText(m_runClock.elapsed());
+    if (m_msLeft < 0) {
+        m_time->setText(tr("%1 so far").arg(elapsed));
+        return;
+    }
+    const qint64 left = std::max<qint64>(m_msLeft - m_sinceEstimate.elapsed(), 0);
+    m_time->setText(tr("%1 so far, about %2 left").arg(elapsed, durationText(left)));
+}
+
+QString BenchmarkView::timeText() const
+{
+    return m_time->isHidden() ? QString() : m_time->text();
+}
+
 void BenchmarkView::onUpdated(const bench::BenchmarkResults &results)
 {
     // A new run comes into view once; after that the user may look at older runs while it goes on.
@@ -338,6 +394,8 @@ void BenchmarkView::onUpdated(const bench::BenchmarkResults &results)
 void BenchmarkView::onEnded(const bench::BenchmarkResults &results, bool cancelled)
 {
     m_live.reset();
+    m_tick->stop();
+    m_time->hide();
     setRunning(false);
     storeRun(results);
     m_shownId = results.id;
@@ -348,7 +406,7 @@ void BenchmarkView::onEnded(const bench::BenchmarkResults &results, bool cancell
                               .arg(results.durationMs / 1000.0, 0, 'f', 1));
         emit runCancelled(results);
     } else {
-        m_status->setText(tr("Done in %1 s.").arg(results.durationMs / 1000.0, 0, 'f', 1));
+        m_status->setText(tr("Done in %1.").arg(durationText(qint64(results.durationMs))));
         emit runFinished(results);
     }
 }

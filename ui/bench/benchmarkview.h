@@ -17,6 +17,7 @@
 #include "bench/benchhistory.h"
 #include "bench/benchtypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 #include <functional>
 
@@ -29,6 +30,7 @@ class QProgressBar;
 class QPushButton;
 class QTableWidget;
 class QThread;
+class QTimer;
 class QToolButton;
 
 namespace switchyard {
@@ -80,6 +82,8 @@ public:
     bool startRun(const bench::BenchmarkPlan &plan);
     void cancelRun();
     bool isRunning() const { return m_running; }
+    // While running: how long it has taken and, once it can be estimated, how long it still takes.
+    QString timeText() const;
 
     // Stored runs, newest first, and what the tables show.
     const QList<bench::BenchmarkResults> &runs() const { return m_history.runs(); }
@@ -108,6 +112,8 @@ private:
     QHBoxLayout *buildResultsBar();
     void setRunning(bool running);
     void onProgress(int done, int total, const QString &label);
+    void onTimeLeft(qint64 ms);
+    void updateProgressText();
     void onUpdated(const bench::BenchmarkResults &results);
     void onEnded(const bench::BenchmarkResults &results, bool cancelled);
     void storeRun(const bench::BenchmarkResults &results);
@@ -138,6 +144,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_time = nullptr;
     QComboBox *m_shown = nullptr;
     QComboBox *m_compare = nullptr;
     QToolButton *m_exportMd = nullptr;
@@ -147,6 +154,11 @@ private:
     BenchmarkResultTables *m_tables = nullptr;
     BenchmarkSweepCharts *m_charts = nullptr;
     bool m_updatingPickers = false;
+    // The run's clock and the runner's last estimate of what is left (counted down between estimates).
+    QElapsedTimer m_runClock;
+    QElapsedTimer m_sinceEstimate;
+    qint64 m_msLeft = -1;
+    QTimer *m_tick = nullptr;
 };
 
 } // namespace switchyard::ui

@@ -195,8 +195,12 @@ bool ConfigEditor::isModified() const
     return m_text->document()->isModified();
 }
 
-void ConfigEditor::loadText(const QString &text, bool undoable)
+void ConfigEditor::loadText(const QString &rawText, bool undoable)
 {
+    // Literal secrets are shown masked (the form shows them as dots); the real values stay in m_secrets
+    // and go back wherever the mask still stands when the text is saved, applied or checked.
+    const QString text = m_secrets.mask(rawText);
+    m_validator->setSecrets(m_secrets, !m_textApplier);
     m_loading = true;
     if (undoable) {
         // One step of Undo brings the previous text back.
@@ -220,9 +224,14 @@ void ConfigEditor::showFileText(const QByteArray &bytes, bool undoable)
     loadText(file.text, undoable);
 }
 
+QString ConfigEditor::unmaskedText() const
+{
+    return m_secrets.unmask(text());
+}
+
 QByteArray ConfigEditor::fileBytes() const
 {
-    return config::ConfigFileText{text(), m_bom, m_crlf}.encode();
+    return config::ConfigFileText{unmaskedText(), m_bom, m_crlf}.encode();
 }
 
 Expected<QByteArray, QString> ConfigEditor::openFile(const QString &path)
@@ -235,6 +244,7 @@ Expected<QByteArray, QString> ConfigEditor::openFile(const QString &path)
     }
     m_untitledName.clear();
     m_hasApplied = false;
+    m_secrets.clear(); // another file: none of the last one's secrets belong in it
     showFileText(*bytes, false);
     m_externalBar->dismiss();
     setMessage({}, false);
@@ -252,6 +262,7 @@ void ConfigEditor::setUntitledText(const QString &text, const QString &sourceNam
     m_crlf = false;
     m_hasApplied = false;
     m_externalBar->dismiss();
+    m_secrets.clear();
     loadText(text, false);
     setMessage({}, false);
     validateNow();
@@ -358,14 +369,24 @@ void ConfigEditor::refreshForm()
             why = tr("No config yet. Open a config file, import a Bifrost config.json or start the demo; the "
                      "providers appear here.");
         } else if (!index.isComplete()) {
-            const int at = std::clamp(index.errorOffset(), 0, int(t.size()));
-            const int line = int(QStringView(t).first(at).count(u'\n')) + 1;
-            const int column = at - int(QStringView(t).first(at).lastIndexOf(u'\n'));
-            why = tr("The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in "
-                     "the "
-                     "JSON view; the form comes back as soon as the text reads.")
-                      .arg(line)
-                      .arg(column);
+            // The loader's verdict, word for word as the problem list shows it: one place, one format. The
+            // scanner's own position stands in only while the check of this text is still running.
+            QString where;
+            for (const LocatedProblem &p : std::as_const(m_problems)) {
+                if (!isValidationPending() && p.problem.line > 0) {
+                    where = p.text();
+                    break;
+                }
+            }
+            if (where.isEmpty()) {
+                const int at = std::clamp(index.errorOffset(), 0, int(t.size()));
+                const int line = int(QStringView(t).first(at).count(u'\n')) + 1;
+                const int column = at - int(QStringView(t).first(at).lastIndexOf(u'\n'));
+                where = u"%1:%2  %3"_s.arg(line).arg(column).arg(index.errorMessage());
+            }
+            why = tr("The text is not valid JSON, so the form cannot show it:\n\n%1\n\nFix it in the JSON view (the "
+                     "problem list below goes there); the form comes back as soon as the text reads.")
+                      .arg(where);
         } else {
             why = tr("The config must be a JSON object ({ \u2026 }) at the top level.");
         }
@@ -373,6 +394,9 @@ void ConfigEditor::refreshForm()
     config::ConfigProblems problems;
     for (const LocatedProblem &p : std::as_const(m_problems))
         problems << p.problem;
+    const Gateway *gateway = m_controller->gateway();
+    m_form->setListenOverride(m_controller->listenOverride(),
+                              gateway && gateway->isRunning() ? gateway->listenUrl() : QString());
     m_form->setForm(form, problems, why);
     m_formDirty = false;
 }
@@ -447,6 +471,7 @@ QString ConfigEditor::applySource() const
 void ConfigEditor::setTextApplier(TextApplier applier)
 {
     m_textApplier = std::move(applier);
+    m_validator->setSecrets(m_secrets, !m_textApplier);
     syncActions();
 }
 
@@ -497,7 +522,7 @@ bool ConfigEditor::apply()
         m_pendingText = t;
         setMessage(tr("Applying\u2026"), false);
         syncActions();
-        m_textApplier(t.toUtf8());
+        m_textApplier(m_secrets.unmask(t).toUtf8());
         return true;
     }
     const Gateway::ApplyResult result = m_applier(*v.validation.config, applySource());
@@ -595,7 +620,7 @@ bool ConfigEditor::saveAsInteractive()
 
 bool ConfigEditor::exportBifrost(const QString &path)
 {
-    const auto exported = config::exportBifrostConfig(text().toUtf8());
+    const auto exported = config::exportBifrostConfig(unmaskedText().toUtf8());
     if (!exported) {
         QStringList lines;
         for (const config::ConfigProblem &p : exported.error())
@@ -800,6 +825,7 @@ QString ConfigEditor::statusText() const
 void ConfigEditor::setMessage(const QString &text, bool error)
 {
     m_message = text;
+    m_messageIsError = error;
     m_messageLabel->setText(text);
     m_messageLabel->setVisible(!text.isEmpty());
     m_messageLabel->setStyleSheet(error ? u"color: #c62828;"_s : u"color: #1a7f37;"_s);

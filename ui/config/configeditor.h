@@ -19,6 +19,7 @@
 #include "config/configloader.h"
 #include "configeditoractions.h"
 #include "configvalidator.h"
+#include "secretmask.h"
 #include "gateway.h"
 #include "jsonedit.h"
 #include "locatedproblem.h"
@@ -89,7 +90,8 @@ public:
     void setUntitledText(const QString &text, const QString &sourceName);
     // The window has put the document's text into service (after openFile): remembered as applied.
     void markApplied();
-    QString text() const;
+    QString text() const; // as shown: literal secrets masked ("********")
+    QString unmaskedText() const; // as saved and applied: the secrets back where the mask stands
     QString filePath() const { return m_controller->filePath(); }
     QString documentName() const; // the file name, or what the untitled text is
     bool isModified() const;
@@ -139,6 +141,7 @@ public:
     QString externalChangeText() const; // the "changed on disk" bar, empty when hidden
     bool externalChangePending() const;
     QString lastMessage() const { return m_message; } // the last refusal or confirmation
+    bool lastMessageIsError() const { return m_messageIsError; } // shown in red; else in green
 
     QAction *applyAction() const { return m_actions.apply; }
     QAction *saveAction() const { return m_actions.save; }
@@ -171,7 +174,7 @@ private:
     void setMessage(const QString &text, bool error);
     void loadText(const QString &text, bool undoable);
     void showFileText(const QByteArray &bytes, bool undoable);
-    QByteArray fileBytes() const;
+    QByteArray fileBytes() const; // what Save writes: the text with its masked secrets put back
     void onFileChanged();
     void onFileMissing();
     void keepMyVersion();
@@ -203,6 +206,7 @@ private:
     FileChooser m_chooser;
 
     QString m_untitledName; // what an untitled text is ("built-in demo")
+    SecretMask m_secrets; // the literal secrets the JSON view shows as "********"
     bool m_bom = false;     // the file started with a UTF-8 byte-order mark: written back with it
     bool m_crlf = false;    // the file used CRLF line ends: written back with them
     QString m_appliedText;  // the text last put into service, to tell whether Apply has anything new
@@ -215,6 +219,7 @@ private:
     bool m_loading = false; // replacing the whole text: not a user edit
     QString m_applySummary;
     QString m_message;
+    bool m_messageIsError = false;
 };
 
 } // namespace switchyard::ui

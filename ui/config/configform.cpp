@@ -25,7 +25,7 @@ ConfigForm::ConfigForm(QWidget *parent)
       m_addProvider(new QPushButton(tr("Add provider"), this)),
       m_removeProvider(new QPushButton(tr("Remove provider"), this)),
       m_addKey(new QPushButton(tr("Add key"), this)), m_removeKey(new QPushButton(tr("Remove key"), this)),
-      m_listen(new QLineEdit(this)), m_strategy(new QComboBox(this))
+      m_listen(new QLineEdit(this)), m_listenNote(new QLabel(this)), m_strategy(new QComboBox(this))
 {
     setObjectName(u"configForm"_s);
     auto *outer = new QVBoxLayout(this);
@@ -35,6 +35,7 @@ ConfigForm::ConfigForm(QWidget *parent)
 
     m_unreadable->setObjectName(u"formUnreadable"_s);
     m_unreadable->setWordWrap(true);
+    m_unreadable->setTextFormat(Qt::PlainText); // it quotes the text, which may hold anything
     m_unreadable->setAlignment(Qt::AlignCenter);
     m_unreadable->setMargin(24);
     m_stack->addWidget(m_unreadable);
@@ -124,6 +125,12 @@ QGroupBox *ConfigForm::buildGatewayBox(QWidget *page)
     for (const QString &id : strategyIds())
         m_strategy->addItem(strategyLabel(id), id);
     gl->addRow(tr("Listen address:"), m_listen);
+    m_listenNote->setObjectName(u"listenNote"_s);
+    m_listenNote->setWordWrap(true);
+    m_listenNote->setTextFormat(Qt::PlainText);
+    m_listenNote->setForegroundRole(QPalette::PlaceholderText);
+    m_listenNote->hide();
+    gl->addRow(QString(), m_listenNote);
     gl->addRow(tr("Default routing strategy:"), m_strategy);
     return gw;
 }
@@ -193,6 +200,27 @@ void ConfigForm::setForm(const FormData &form, const config::ConfigProblems &pro
                    : form.providers.empty()           ? QString()
                                                       : form.providers.front().name);
     syncKeys();
+}
+
+void ConfigForm::setListenOverride(const QString &listen, const QString &inUse)
+{
+    if (listen.isEmpty()) {
+        m_listen->setPlaceholderText(tr("127.0.0.1:8080 (default)"));
+        m_listenNote->hide();
+        return;
+    }
+    m_listen->setPlaceholderText(tr("%1 (from --listen)").arg(listen));
+    m_listenNote->setText(inUse.isEmpty() || inUse.endsWith(listen)
+                              ? tr("The panel was started with --listen %1, which overrides this field.").arg(listen)
+                              : tr("The panel was started with --listen %1, which overrides this field; the "
+                                   "gateway listens on %2.")
+                                    .arg(listen, inUse));
+    m_listenNote->show();
+}
+
+QString ConfigForm::listenNote() const
+{
+    return m_listenNote->isHidden() ? QString() : m_listenNote->text();
 }
 
 bool ConfigForm::isReadable() const

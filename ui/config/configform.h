@@ -48,6 +48,10 @@ public:
     QTableView *providersView() const { return m_providersView; }
     QTableView *keysView() const { return m_keysView; }
     QLineEdit *listenEdit() const { return m_listen; }
+    // The panel was started with --listen (empty: not): that address wins over the field, and the form
+    // says so instead of offering the config's default. inUse: where the gateway listens now, if running.
+    void setListenOverride(const QString &listen, const QString &inUse);
+    QString listenNote() const;
     QComboBox *strategyBox() const { return m_strategy; }
 
     QString selectedProvider() const;
@@ -83,6 +87,7 @@ private:
     QPushButton *m_addKey;
     QPushButton *m_removeKey;
     QLineEdit *m_listen;
+    QLabel *m_listenNote;
     QComboBox *m_strategy;
     config::ConfigProblems m_problems;
     QString m_selected; // kept across refreshes by name

@@ -1,6 +1,10 @@
 #include "configvalidator.h"
 
+#include "link/maskedsecrets.h"
+
 #include <QTimer>
+
+using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
 
@@ -36,6 +40,28 @@ void ConfigValidator::setEnvironment(config::EnvLookup env)
     m_env = std::move(env);
 }
 
+void ConfigValidator::setSecrets(const SecretMask &secrets, bool unknownMaskIsProblem)
+{
+    m_secrets = secrets;
+    m_unknownMaskIsProblem = unknownMaskIsProblem;
+}
+
+QString ConfigValidator::checkedText(const QString &text, QStringList *unresolved) const
+{
+    return m_secrets.unmask(text, m_unknownMaskIsProblem ? unresolved : nullptr);
+}
+
+void ConfigValidator::addMaskProblems(config::ConfigValidation &v, const QStringList &unresolved)
+{
+    if (unresolved.isEmpty())
+        return;
+    for (const QString &path : unresolved)
+        v.problems.append({path, 0, 0,
+                           u"is masked (\"%1\") but its secret is not known here; type the value"_s.arg(
+                               link::MaskedSecret)});
+    v.config.reset();
+}
+
 ConfigValidator::Result ConfigValidator::run(const QString &text, const config::EnvLookup &env)
 {
     Result r;
@@ -59,7 +85,11 @@ ConfigValidator::Result ConfigValidator::validateNow(const QString &text)
     if (text != m_text)
         textChanged(text, false);
     m_validated = m_generation;
-    return run(text, m_env);
+    QStringList unresolved;
+    Result r = run(checkedText(text, &unresolved), m_env);
+    r.text = text; // problems are placed in the text as shown
+    addMaskProblems(r.validation, unresolved);
+    return r;
 }
 
 void ConfigValidator::startInBackground()
@@ -71,8 +101,11 @@ void ConfigValidator::startInBackground()
         emit finished(run(text, m_env));
         return;
     }
-    m_running.setFuture(config::ConfigController::validateInBackground(text.toUtf8(), m_env)
-                            .then([generation, text](const config::ConfigValidation &v) {
+    QStringList unresolved;
+    const QString checked = checkedText(text, &unresolved);
+    m_running.setFuture(config::ConfigController::validateInBackground(checked.toUtf8(), m_env)
+                            .then([generation, text, unresolved](config::ConfigValidation v) {
+                                addMaskProblems(v, unresolved);
                                 return Tagged{generation, Result{text, v}};
                             }));
     emit started();

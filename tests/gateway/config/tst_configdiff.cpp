@@ -1,6 +1,7 @@
 // The config diff: the one-line change summary the panel shows after Apply, PUT /api/config answers with
 // and headless reloads log. Nodes added, removed and re-weighted by name; other provider changes named
-// without saying what (a key's secret never appears); gateway settings and the listen address as such.
+// with their base URL, timeout and retries from → to (a key's secret never appears); gateway settings as such,
+// the listen address from → to.
 #include "config/configdiff.h"
 
 #include <QTest>
@@ -260,7 +261,12 @@ private slots:
         QCOMPARE(c.changed, QStringList{u"vllm-server2"_s});
         QVERIFY(c.added.isEmpty() && c.removed.isEmpty() && c.reweighted.isEmpty());
         QVERIFY(!c.settingsChanged);
-        QCOMPARE(c.summary(), u"changed vllm-server2"_s);
+        // What the operator typed by hand is said from → to; the rest by name.
+        static const QHash<QString, QString> details{
+            {u"base URL"_s, u" (base URL: http://192.168.200.102:8030 → http://192.168.200.112:8030)"_s},
+            {u"timeout"_s, u" (timeout: 120 s → 30 s)"_s},
+            {u"retries"_s, u" (retries: 2 → 0)"_s}};
+        QCOMPARE(c.summary(), u"changed vllm-server2"_s + details.value(QString::fromLatin1(QTest::currentDataTag())));
     }
 
     void gatewaySettingsChanged_data() { addRows(settingsEdits()); }
@@ -287,14 +293,18 @@ private slots:
         ConfigChanges c = diffConfigs(twoNodes(), after);
         QVERIFY(c.settingsChanged);
         QVERIFY(c.listenChanged);
-        // The listen address is what an operator must act on (clients move), so it is said by name.
-        QCOMPARE(c.summary(), u"listen address changed"_s);
+        // The listen address is what an operator must act on (clients move): from where to where.
+        QCOMPARE(c.summary(), u"listen address: 127.0.0.1:8080 → 127.0.0.1:9090"_s);
 
         after.settings.listenPort = 8080;
         after.settings.listenHost = u"0.0.0.0"_s;
         c = diffConfigs(twoNodes(), after);
         QVERIFY(c.listenChanged);
-        QCOMPARE(c.summary(), u"listen address changed"_s);
+        QCOMPARE(c.summary(), u"listen address: 127.0.0.1:8080 → 0.0.0.0:8080"_s);
+
+        after.settings.listenHost = u"::1"_s;
+        c = diffConfigs(twoNodes(), after);
+        QCOMPARE(c.summary(), u"listen address: 127.0.0.1:8080 → [::1]:8080"_s);
     }
 
     void everythingAtOnceInOneLine()
@@ -310,7 +320,7 @@ private slots:
         const ConfigChanges c = diffConfigs(twoNodes(), after);
         QCOMPARE(c.summary(),
                  u"added vllm-server3, vllm-server4; removed vllm-server2; "
-                 u"re-weighted vllm-server1: 1 → 2; changed vllm-server1; listen address changed"_s);
+                 u"re-weighted vllm-server1: 1 → 2; changed vllm-server1 (retries: 2 → 5); listen address: 127.0.0.1:8080 → 0.0.0.0:8080"_s);
     }
 };
 

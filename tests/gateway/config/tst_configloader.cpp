@@ -650,6 +650,32 @@ private slots:
         QCOMPARE(r5.error()[0].line, 1);
     }
 
+    void missingCommaSaysCommaOrBracket()
+    {
+        // Between two members: placed at the start of the second (where the comma belongs, give or take
+        // the space), and the message names the comma, not only the closing brace.
+        const QByteArray object = "{\n  \"providers\": {\n    \"a\": 1\n    \"b\": 2\n  }\n}\n";
+        const auto r = parseConfig(object, noEnv);
+        QVERIFY(!r.hasValue());
+        QCOMPARE(r.error().size(), 1);
+        QCOMPARE(r.error()[0].line, 4);
+        QCOMPARE(r.error()[0].column, 5);
+        QVERIFY2(r.error()[0].message.endsWith(u"expected ',' or '}'"_s), qPrintable(r.error()[0].message));
+
+        // Between two array elements, and a string with an escaped quote before the place.
+        const QByteArray array = "{\"switchyard\": {\"api_keys\": [\"a\\\"b\" \"c\"]}}";
+        const auto a = parseConfig(array, noEnv);
+        QVERIFY(!a.hasValue());
+        QCOMPARE(a.error()[0].line, 1);
+        QCOMPARE(a.error()[0].column, 37); // the opening quote of "c"
+        QVERIFY2(a.error()[0].message.endsWith(u"expected ',' or ']'"_s), qPrintable(a.error()[0].message));
+
+        // A number where the comma should be: the number's first digit.
+        const auto n = parseConfig("[1 23]", noEnv);
+        QVERIFY(!n.hasValue());
+        QCOMPARE(n.error()[0].column, 4);
+    }
+
     void duplicateMembersRejected()
     {
         const QByteArray doc =

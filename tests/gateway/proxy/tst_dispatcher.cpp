@@ -245,13 +245,15 @@ private slots:
 
     void routeTableIsTheOneList()
     {
-        // Probes and scrapes are not client traffic; the OpenAI endpoints and unknown paths are.
+        // Probes, scrapes and the gateway's own model list are not client traffic; inference endpoints
+        // and unknown paths are.
         QVERIFY(!proxy::countsAsClientTraffic("/health"));
         QVERIFY(!proxy::countsAsClientTraffic("/metrics"));
         QVERIFY(!proxy::countsAsClientTraffic("/api/status"));
         QVERIFY(!proxy::countsAsClientTraffic("/api/anything"));
         QVERIFY(proxy::countsAsClientTraffic("/v1/chat/completions"));
-        QVERIFY(proxy::countsAsClientTraffic("/v1/models/m1"));
+        QVERIFY(!proxy::countsAsClientTraffic("/v1/models"));
+        QVERIFY(!proxy::countsAsClientTraffic("/v1/models/m1"));
         QVERIFY(proxy::countsAsClientTraffic("/v2/x"));
         for (const proxy::Route &r : proxy::routes()) {
             QVERIFY(r.handler);

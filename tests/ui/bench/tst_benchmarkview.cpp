@@ -4,7 +4,11 @@
 #include "bench/benchformat.h"
 #include "gateway/gatewayfixture.h"
 
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChart>
+#include <QDir>
+#include <QScrollBar>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -68,7 +72,9 @@ private slots:
         QCOMPARE(view.singlesTable()->rowCount(), 6);
         QCOMPARE(view.singlesTable()->item(0, 0)->text(), u"10 tokens"_s);
         QCOMPARE(view.singlesTable()->item(1, 1)->text(), u"b"_s);
-        QCOMPARE(view.singlesTable()->item(0, 9)->text(), u"2/2 \u2713"_s);
+        const int success = view.singlesTable()->columnCount() - 1;
+        QCOMPARE(view.singlesTable()->horizontalHeaderItem(success)->text(), u"Success"_s);
+        QCOMPARE(view.singlesTable()->item(0, success)->text(), u"2/2 \u2713"_s);
         QVERIFY(view.singlesTable()->item(0, 3)->text().toDouble() > 0);
         QCOMPARE(view.concurrencyTable()->rowCount(), 3);
         QCOMPARE(view.sweepTable()->rowCount(), 9);
@@ -80,6 +86,10 @@ private slots:
         QCOMPARE(line->count(), 3);
         QCOMPARE(line->at(2).x(), 4.0);
         QVERIFY(line->at(2).y() > line->at(0).y()); // more parallel, more throughput
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QCoreApplication::processEvents(); // the charts lay their legends out on the next turn
+            view.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"benchmark-full.png"_s));
+        }
 
         QVERIFY(view.shownMarkdown().contains(u"| 20 tokens | gateway pool (2 nodes) |"_s));
         QCOMPARE(view.shownCsv().count('\n'), 1 + 3 * (2 + 1 + 3));
@@ -97,6 +107,57 @@ private slots:
         QCOMPARE(next.singlesTable()->rowCount(), 12);
         QCOMPARE(next.throughputChart()->series().size(), 6);
         QVERIFY(next.shownMarkdown().contains(u"2 runs"_s));
+    }
+
+    void articleSuiteFitsAndPlotsWhatItMeasured()
+    {
+        // The article's suite at the default window size: the tables fit beside the charts (no sideways
+        // scrolling, the Success column in view), the charts show the single requests, and while it runs
+        // it says how long it still takes.
+        testing::GatewayFixture f;
+        QVERIFY(f.start({u"vllm-server1"_s, u"vllm-server2"_s}, {},
+                        [](sim::SimNodeOptions &o) { o.performance.tokensPerSecond = 400; }));
+        QTemporaryDir dir;
+        BenchmarkView view(&f.gateway);
+        view.setHistoryPath(dir.filePath(u"runs.json"_s));
+        view.resize(1280, 740); // the tab's share of a 1280×800 window
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        bench::BenchmarkPlan plan = view.currentPlan();
+        plan.suite = bench::Suite::Article;
+        plan.repetitions = 2;
+        plan.maxTokensList = {20, 100, 300};
+        plan.concurrencyMaxTokens = 20;
+        QSignalSpy finished(&view, &BenchmarkView::runFinished);
+        QVERIFY(view.startRun(plan));
+        QTRY_VERIFY_WITH_TIMEOUT(view.timeText().contains(u"left"_s), 20000);
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty())
+            view.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"benchmark-running.png"_s));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(view.timeText().isEmpty()); // done: the status says how long it took
+
+        QTableWidget *singles = view.singlesTable();
+        QCOMPARE(singles->rowCount(), 9);
+        QTRY_VERIFY(!singles->horizontalScrollBar()->isVisible());
+        const int success = singles->columnCount() - 1;
+        QVERIFY(singles->columnViewportPosition(success) + singles->columnWidth(success)
+                <= singles->viewport()->width());
+        QVERIFY(!view.sweepTable()->isVisible()); // not measured: no empty table
+        QVERIFY(view.concurrencyTable()->isVisible());
+
+        QChart *chart = view.throughputChart();
+        QCOMPARE(chart->series().size(), 1);
+        auto *bars = qobject_cast<QBarSeries *>(chart->series().first());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 3); // a bar set per target
+        QCOMPARE(bars->barSets().first()->count(), 3); // 20, 100, 300 tokens
+        QVERIFY(bars->barSets().first()->at(2) > 0);
+        QVERIFY(chart->title().size() < 40);
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QCoreApplication::processEvents(); // the charts lay their legends out on the next turn
+            view.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"benchmark-article.png"_s));
+        }
     }
 
     void cancelKeepsWhatFinished()

@@ -79,6 +79,13 @@ private slots:
         QCOMPARE(console.currentModel(), u"m1"_s); // the pool by default
         QVERIFY(console.gatewayNotice().isEmpty());
         QVERIFY2(console.statusText().contains(f.gateway.listenUrl()), qPrintable(console.statusText()));
+        // Asking for the list is not traffic: an idle panel's gateway reads 0 requests (and 0 req/s).
+        QSignalSpy refreshed(&console, &ChatConsole::modelsRefreshed);
+        console.hide();
+        console.show(); // showing the tab asks again
+        QVERIFY(refreshed.wait(5000));
+        QCOMPARE(f.gateway.snapshot().requestsTotal, qint64(0));
+        QVERIFY(f.gateway.recentRequests().isEmpty());
     }
 
     void streamedReplyArrivesInPiecesAndCompletes()
