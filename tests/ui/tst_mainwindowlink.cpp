@@ -353,7 +353,7 @@ private slots:
         remote.report(remoteStatus(true));
         QCOMPARE(remote.configReads, 1); // read once the gateway answers
         emit remote.configFetched(*json, u"hash-1"_s);
-        QCOMPARE(editor->text(), running);
+        QCOMPARE(editor->unmaskedText(), running); // (a literal key is shown masked, kept as it came)
         QVERIFY(!editor->isModified());
 
         // An edit applied: the exact text, with the hash it was read at.
@@ -381,7 +381,7 @@ private slots:
         failed.outcome = link::ConfigPutResult::Outcome::Failed;
         failed.reason = u"connection refused"_s;
         emit remote.configPut(failed);
-        QCOMPARE(editor->text(), again);
+        QCOMPARE(editor->unmaskedText(), again);
         QVERIFY2(editor->lastMessage().contains(u"connection refused"_s), qPrintable(editor->lastMessage()));
 
         // Stale (412): overwrite sends the same text without a hash; reload reads the gateway's config.
@@ -407,7 +407,7 @@ private slots:
         QCOMPARE(remote.configReads, reads + 1);
         QCOMPARE(editor->text(), edited); // until the gateway's config arrives
         emit remote.configFetched(again.toUtf8(), u"hash-4"_s);
-        QCOMPARE(editor->text(), again);
+        QCOMPARE(editor->unmaskedText(), again);
         QCOMPARE(window.remoteConfig()->hash(), u"hash-4"_s);
     }
 };
