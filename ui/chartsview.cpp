@@ -31,6 +31,25 @@ const QColor TotalColor(0x30, 0x36, 0x3d);
 const QColor ErrorColor(0xd4, 0x3c, 0x3c);
 const QColor FailedAttemptColor(0xe0, 0x8e, 0x00);
 
+// A legend entry's name as HTML that never breaks across rows: the label wraps between entries only.
+// (Qt's rich text ignores white-space:nowrap on inline text: spaces become non-breaking, and a word
+// joiner follows the places a line may otherwise break, after a hyphen and between CJK characters.)
+QString unbreakable(const QString &name)
+{
+    QString out;
+    out.reserve(name.size() * 2);
+    for (const QChar c : name) {
+        if (c == u' ') {
+            out += u"&nbsp;"_s;
+            continue;
+        }
+        out += QString(c).toHtmlEscaped();
+        if (c == u'-' || (c.unicode() >= 0x2E80 && !c.isSurrogate()))
+            out += QChar(0x2060); // WORD JOINER
+    }
+    return out;
+}
+
 } // namespace
 
 ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(this))
@@ -198,9 +217,9 @@ void ChartsView::updateLegend(Chart chart)
         const QString colour = shown ? l->series->pen().color().name() : u"#b0b0b0"_s;
         const QString text = shown ? palette().color(QPalette::WindowText).name() : u"#a0a0a0"_s;
         entries << u"<a href=\""_s % QString::fromLatin1(QUrl::toPercentEncoding(id)) %
-                       u"\" style=\"text-decoration:none; white-space:nowrap\"><span style=\"color:"_s % colour %
+                       u"\" style=\"text-decoration:none\"><span style=\"color:"_s % colour %
                        u"\">"_s % stroke % u"</span>&nbsp;<span style=\"color:"_s % text % u"\">"_s %
-                       l->label.toHtmlEscaped() % u"</span></a>"_s;
+                       unbreakable(l->label) % u"</span></a>"_s;
     }
     m_panels[int(chart)].legend->setText(entries.join(u" &nbsp;&nbsp; "_s));
 }

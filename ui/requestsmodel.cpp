@@ -212,8 +212,16 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
     lines << tr("Request: %1 %2").arg(QString::fromLatin1(r.method), QString::fromLatin1(r.path));
     lines << tr("Model: %1").arg(r.model.isEmpty() ? Dash : r.model);
     lines << tr("Streaming: %1").arg(r.stream ? tr("yes") : tr("no"));
-    lines << answeredBy(r);
     lines << tr("Status: %1").arg(r.status == 0 ? tr("none (no response was sent)") : QString::number(r.status));
+    lines << answeredBy(r);
+    // Right under the answer, so a failover is seen without scrolling the pane.
+    if (!r.tried.isEmpty()) {
+        lines << tr("Nodes tried:");
+        for (qsizetype i = 0; i < r.tried.size(); ++i)
+            lines << u"  "_s % tr("%1. %2").arg(l.toString(qint64(i + 1)), describeAttempt(r.tried[i]));
+        if (r.attempts > r.tried.size())
+            lines << u"  "_s % tr("(%1 more attempts are not listed)").arg(l.toString(qint64(r.attempts - r.tried.size())));
+    }
     lines << QString();
     lines << tr("Started: %1").arg(started.toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s));
     lines << tr("Time to first token: %1").arg(ms(r.ttftMs));
@@ -224,14 +232,6 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
     lines << tr("Completion tokens: %1").arg(r.completionTokens < 0 ? Dash : l.toString(r.completionTokens));
     if (const std::optional<double> speed = generationSpeed(r))
         lines << tr("Generation speed: %1 tokens/s").arg(l.toString(*speed, 'f', 1));
-    if (!r.tried.isEmpty()) {
-        lines << QString();
-        lines << tr("Nodes tried:");
-        for (qsizetype i = 0; i < r.tried.size(); ++i)
-            lines << u"  "_s % tr("%1. %2").arg(l.toString(qint64(i + 1)), describeAttempt(r.tried[i]));
-        if (r.attempts > r.tried.size())
-            lines << u"  "_s % tr("(%1 more attempts are not listed)").arg(l.toString(qint64(r.attempts - r.tried.size())));
-    }
     if (!r.error.isEmpty()) {
         lines << QString();
         lines << tr("Error: %1").arg(r.error);
@@ -304,7 +304,7 @@ QString RequestsModel::describeAttempt(const stats::Attempt &a)
         how = how.isEmpty() ? tr("fallback model %1").arg(a.fallbackModel)
                             : tr("%1, fallback model %2").arg(how, a.fallbackModel);
     const QString node = how.isEmpty() ? a.node : tr("%1 (%2)").arg(a.node, how);
-    return tr("%1: %2, after %3").arg(node, what, tr("%1 ms").arg(l.toString(a.durationMs)));
+    return tr("%1: %2 (%3)").arg(node, what, tr("%1 ms").arg(l.toString(a.durationMs)));
 }
 
 std::optional<double> RequestsModel::generationSpeed(const stats::RequestRecord &r)

@@ -49,7 +49,7 @@ public:
     // The record as text for the detail pane: request line, routing and every node tried, status,
     // timing, tokens.
     static QString describe(const stats::RequestRecord &r);
-    // One node tried: "b: failed: HTTP 500: …, after 12 ms".
+    // One node tried: "b: failed: HTTP 500: … (12 ms)".
     static QString describeAttempt(const stats::Attempt &a);
     // Tokens per second of the stream's generation, when its window is long enough to mean anything.
     static std::optional<double> generationSpeed(const stats::RequestRecord &r);
