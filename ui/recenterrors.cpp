@@ -94,10 +94,17 @@ void RecentErrors::add(const QList<stats::RequestRecord> &records)
             QString what = errorAnswer ? r.error : withoutStatus(a.reason, a.status);
             if (a.outcome == Outcome::Cut)
                 what = tr("failed mid-answer: %1").arg(a.reason);
+            if (what.isEmpty())
+                what = tr("(no message)");
             // Where the request went on to: what makes a failover visible on the failed node.
             const stats::Attempt *next = i + 1 < r.tried.size() ? &r.tried[i + 1] : nullptr;
-            if (next && r.tried.last().outcome == Outcome::Answered)
+            const bool answeredLater = next && r.tried.last().outcome == Outcome::Answered;
+            if (answeredLater && r.tried.last().node == a.node)
+                what = tr("%1 (retried; it answered then)").arg(what);
+            else if (answeredLater)
                 what = tr("%1 (failed over; %2 answered)").arg(what, r.tried.last().node);
+            else if (next && next->node == a.node)
+                what = tr("%1 (retried)").arg(what);
             else if (next)
                 what = tr("%1 (failed over to %2)").arg(what, next->node);
             e.error = what;

@@ -480,6 +480,17 @@ private slots:
         QVERIFY(errors.of(u"a"_s).isEmpty());
         QCOMPARE(errors.clientClosed(u"a"_s), 2);
         QCOMPARE(errors.clientClosed(u"b"_s), 0);
+        // A node retried after its own failure (a pinned request) is not "failed over".
+        stats::RequestRecord pinned = record(4, 502, u"b"_s);
+        pinned.attempts = 2;
+        pinned.attemptStarted(u"b"_s, stats::Attempt::Via::Candidate, {}, 0);
+        pinned.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 503, u"HTTP 503"_s, 5);
+        pinned.attemptStarted(u"b"_s, stats::Attempt::Via::Retry, {}, 100);
+        pinned.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 503, u"HTTP 503"_s, 105);
+        errors.add({pinned});
+        QCOMPARE(errors.of(u"b"_s).size(), 3);
+        QVERIFY2(errors.of(u"b"_s)[1].error.contains(u"retried"_s), qPrintable(errors.of(u"b"_s)[1].error));
+        QVERIFY(!errors.of(u"b"_s)[1].error.contains(u"failed over"_s));
         errors.keepOnly({u"b"_s});
         QCOMPARE(errors.clientClosed(u"a"_s), 0);
     }
