@@ -473,6 +473,8 @@ void Gateway::sampleHistory()
         stats::CumulativeSample s;
         s.requests = c.requests.load();
         s.errors = c.failures.load();
+        s.failedAttempts = s.errors;
+        all.failedAttempts += s.failedAttempts; // the gateway's errors are failed requests, these every failed attempt
         s.promptTokens = c.promptTokens.load();
         s.completionTokens = c.completionTokens.load();
         s.inFlight = c.inFlight.load();

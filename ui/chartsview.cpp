@@ -13,12 +13,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QTimer>
 #include <QToolButton>
+#include <QUrl>
 #include <QValueAxis>
 
 using namespace Qt::Literals::StringLiterals;
@@ -29,6 +29,26 @@ namespace {
 
 const QColor TotalColor(0x30, 0x36, 0x3d);
 const QColor ErrorColor(0xd4, 0x3c, 0x3c);
+const QColor FailedAttemptColor(0xe0, 0x8e, 0x00);
+
+// A legend entry's name as HTML that never breaks across rows: the label wraps between entries only.
+// (Qt's rich text ignores white-space:nowrap on inline text: spaces become non-breaking, and a word
+// joiner follows the places a line may otherwise break, after a hyphen and between CJK characters.)
+QString unbreakable(const QString &name)
+{
+    QString out;
+    out.reserve(name.size() * 2);
+    for (const QChar c : name) {
+        if (c == u' ') {
+            out += u"&nbsp;"_s;
+            continue;
+        }
+        out += QString(c).toHtmlEscaped();
+        if (c == u'-' || (c.unicode() >= 0x2E80 && !c.isSurrogate()))
+            out += QChar(0x2060); // WORD JOINER
+    }
+    return out;
+}
 
 } // namespace
 
@@ -78,9 +98,9 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
         tf.setBold(true);
         p.chart->setTitleFont(tf);
         p.chart->setMargins(QMargins(2, 2, 2, 2));
-        p.chart->legend()->setAlignment(Qt::AlignBottom);
-        p.chart->legend()->setShowToolTips(true);
-        p.chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // dashed lines show dashed
+        // The chart's own legend keeps its entries on one row and cuts their names once they do not
+        // fit (node names, longer words in Chinese, a window of 1280 px): a label below wraps instead.
+        p.chart->legend()->hide();
         p.x = new QDateTimeAxis(p.chart);
         p.x->setFormat(u"HH:mm:ss"_s);
         p.x->setTickCount(7);
@@ -93,10 +113,24 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
         p.chart->addAxis(p.y, Qt::AlignLeft);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         p.x->setRange(QDateTime::fromMSecsSinceEpoch(now - 60'000), QDateTime::fromMSecsSinceEpoch(now));
-        p.view = new QChartView(p.chart, m_grid);
+        auto *cell = new QWidget(m_grid);
+        auto *cellLayout = new QVBoxLayout(cell);
+        cellLayout->setContentsMargins(0, 0, 0, 0);
+        cellLayout->setSpacing(0);
+        p.view = new QChartView(p.chart, cell);
         p.view->setRenderHint(QPainter::Antialiasing);
-        p.view->setMinimumSize(320, 220);
-        grid->addWidget(p.view, i / 2, i % 2);
+        p.view->setMinimumSize(320, 200);
+        p.legend = new QLabel(cell);
+        p.legend->setObjectName(u"chartLegend"_s);
+        p.legend->setWordWrap(true);
+        p.legend->setTextFormat(Qt::RichText);
+        p.legend->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        p.legend->setContentsMargins(8, 2, 8, 4);
+        p.legend->setToolTip(tr("Click a line's name to hide or show it"));
+        connect(p.legend, &QLabel::linkActivated, this, &ChartsView::toggleLine);
+        cellLayout->addWidget(p.view, 1);
+        cellLayout->addWidget(p.legend);
+        grid->addWidget(cell, i / 2, i % 2);
     }
 
     auto *layout = new QVBoxLayout(this);
@@ -163,35 +197,43 @@ ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString
     p.chart->addSeries(l->series);
     l->series->attachAxis(p.x);
     l->series->attachAxis(p.y);
-    QLineSeries *s = l->series;
-    const QList<QLegendMarker *> markers = p.chart->legend()->markers(s);
-    for (QLegendMarker *m : markers) {
-        connect(m, &QLegendMarker::clicked, this, [this, s, m] {
-            s->setVisible(!s->isVisible());
-            m->setVisible(true); // the marker stays, dimmed, so the line can come back
-            const qreal alpha = s->isVisible() ? 1.0 : 0.35;
-            QBrush lb = m->labelBrush();
-            QColor c = lb.color();
-            c.setAlphaF(alpha);
-            lb.setColor(c);
-            m->setLabelBrush(lb);
-            QPen mp = m->pen();
-            QColor pc = mp.color();
-            pc.setAlphaF(alpha);
-            mp.setColor(pc);
-            m->setPen(mp);
-            QBrush mb = m->brush();
-            QColor bc = mb.color();
-            bc.setAlphaF(alpha);
-            mb.setColor(bc);
-            m->setBrush(mb);
-            m_dirty = true;
-            refreshNow();
-        });
-    }
     m_lines.insert(id, l);
     m_order.append(id);
+    updateLegend(chart);
     return *l;
+}
+
+void ChartsView::updateLegend(Chart chart)
+{
+    // One entry per line: a short stroke in its colour (dashed lines dashed) and its name, kept together
+    // on a row; a hidden line's entry stays, greyed, so it can be clicked back.
+    QStringList entries;
+    for (const QString &id : std::as_const(m_order)) {
+        const Line *l = m_lines.value(id);
+        if (l->chart != chart)
+            continue;
+        const bool shown = l->series->isVisible();
+        const QString stroke = l->series->pen().style() == Qt::SolidLine ? u"\u2501\u2501"_s : u"\u254D\u254D"_s;
+        const QString colour = shown ? l->series->pen().color().name() : u"#b0b0b0"_s;
+        const QString text = shown ? palette().color(QPalette::WindowText).name() : u"#a0a0a0"_s;
+        entries << u"<a href=\""_s % QString::fromLatin1(QUrl::toPercentEncoding(id)) %
+                       u"\" style=\"text-decoration:none\"><span style=\"color:"_s % colour %
+                       u"\">"_s % stroke % u"</span>&nbsp;<span style=\"color:"_s % text % u"\">"_s %
+                       unbreakable(l->label) % u"</span></a>"_s;
+    }
+    m_panels[int(chart)].legend->setText(entries.join(u" &nbsp;&nbsp; "_s));
+}
+
+void ChartsView::toggleLine(const QString &link)
+{
+    const QString id = QUrl::fromPercentEncoding(link.toLatin1());
+    Line *l = m_lines.value(id);
+    if (!l)
+        return;
+    l->series->setVisible(!l->series->isVisible());
+    updateLegend(l->chart);
+    m_dirty = true;
+    refreshNow();
 }
 
 void ChartsView::record(Line &l, double value)
@@ -245,6 +287,8 @@ std::optional<double> ChartsView::valueOf(const stats::SecondSample &s, Field fi
         return double(s.requests);
     case Field::Errors:
         return double(s.errors);
+    case Field::FailedAttempts:
+        return double(s.failedAttempts);
     case Field::LatencyP50:
         return latency(s.latencyP50Ms);
     case Field::LatencyP95:
@@ -297,8 +341,18 @@ void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
     }
     record(line(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, 2.5, Qt::SolidLine, {all, Field::Requests}),
            s.rates.requestsPerSecond);
-    record(line(u"requests/errors"_s, Chart::Requests, tr("Errors (5xx)"), ErrorColor, 2, Qt::SolidLine, {all, Field::Errors}),
+    // Failed requests are what clients saw fail (5xx, no answer, a stream cut); failed attempts are
+    // every attempt a node failed, also those the gateway failed over so the client never noticed: a
+    // gap between the two lines is failover at work, and a node failing quietly.
+    record(line(u"requests/errors"_s, Chart::Requests, tr("Failed requests"), ErrorColor, 2, Qt::SolidLine,
+                {all, Field::Errors}),
            s.rates.errorsPerSecond);
+    double failedAttempts = 0;
+    for (const link::NodeStatus &n : s.nodes)
+        failedAttempts += n.rates.errorsPerSecond; // a node's errors are its failed attempts
+    record(line(u"requests/failed-attempts"_s, Chart::Requests, tr("Failed attempts"), FailedAttemptColor, 2,
+                Qt::DashLine, {all, Field::FailedAttempts}),
+           failedAttempts);
     const QColor p50(0x2c, 0xa0, 0x2c), p95(0xe0, 0x8e, 0x00), ttft(0x94, 0x67, 0xbd);
     // Latency lines exist from the start (so the legend is stable) and get points only when there are requests.
     Line &l50 = line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50, 2, Qt::SolidLine, {all, Field::LatencyP50});

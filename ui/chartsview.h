@@ -1,13 +1,14 @@
 #pragma once
 
-// Live charts of what a GatewayLink reports: output tokens/s per node and in total, requests/s and
-// errors/s, latency p50/p95 (and time to first token p95), queue depth per node. Each status the link
+// Live charts of what a GatewayLink reports: output tokens/s per node and in total, requests/s with
+// failed requests/s and failed attempts/s (failovers included), latency p50/p95 (and time to first token p95), queue depth per node. Each status the link
 // delivers adds a point to every line (the gateway's own rates and windowed percentiles); the past is
 // filled from the gateway's per-second history (fetchHistory) when a link attaches or comes back, once
 // the view is shown, so a panel attached to a gateway that ran for an hour shows that hour. Every point
 // goes into a MetricHistory (bounded, averaged per window); the lines are redrawn with replace() from a
 // coalescing timer (2 Hz for the 1 min window, slower for the long ones), never per status, and not
-// while paused. Animations are off. Clicking a legend entry hides or shows its line.
+// while paused. Animations are off. Each chart's legend is a wrapping label below it (names are never cut);
+// clicking an entry hides or shows its line.
 
 #include "link/gatewaylink.h"
 #include "metrichistory.h"
@@ -65,7 +66,7 @@ public:
 
     QChart *chart(Chart which) const;
     // Series ids: "tokens/total", "tokens/node/<name>", "requests/total", "requests/errors",
-    // "latency/p50", "latency/p95", "latency/ttft-p95", "queue/inflight/<name>", "queue/waiting/<name>".
+    // "requests/failed-attempts", "latency/p50", "latency/p95", "latency/ttft-p95", "queue/inflight/<name>", "queue/waiting/<name>".
     QStringList seriesIds() const;
     QLineSeries *series(const QString &id) const;
     const MetricHistory *history(const QString &id) const;
@@ -79,7 +80,7 @@ protected:
 
 private:
     // Which number of a per-second history sample a line draws.
-    enum class Field { None, CompletionTokens, Requests, Errors, LatencyP50, LatencyP95, InFlight };
+    enum class Field { None, CompletionTokens, Requests, Errors, FailedAttempts, LatencyP50, LatencyP95, InFlight };
     struct Source
     {
         QString series; // the history series (node name or "*"); empty: live only
@@ -101,12 +102,15 @@ private:
         QChartView *view = nullptr;
         QDateTimeAxis *x = nullptr;
         QValueAxis *y = nullptr;
+        QLabel *legend = nullptr; // below the chart, wrapping: the names are never cut
         double scale = 1; // y = value * scale (latency is kept in ms, shown in s)
     };
 
     Line &line(const QString &id, Chart chart, const QString &label, const QColor &color, qreal width = 2,
                Qt::PenStyle style = Qt::SolidLine, const Source &source = Source{QString(), Field::None});
     void record(Line &line, double value);
+    void updateLegend(Chart chart);
+    void toggleLine(const QString &link);
     static std::optional<double> valueOf(const stats::SecondSample &sample, Field field);
     QColor nodeColor(const QString &node);
     void exportPngInteractive();

@@ -242,6 +242,8 @@ void NodesView::updateDetail()
             }
             html += u"</table>"_s;
         }
+        if (const qint64 closed = m_errors.clientClosed(c.name)) // not the node's errors: listed apart
+            html += u"<br>"_s % tr("Client closed the connection: %1").arg(l.toString(closed)).toHtmlEscaped();
         html += u"</td></tr></table>"_s;
     }
     if (html != m_detailHtml) {

@@ -13,6 +13,13 @@ namespace switchyard::ui {
 namespace {
 const QString Dash = u"\u2014"_s;
 
+// A generation speed is shown only over at least this many tokens and this long a stream: a handful of
+// tokens arriving within a few milliseconds of the first measures how the network and the client's
+// socket batched them, not how fast the node generates ("2,000 tokens/s" for a 2-token answer). A
+// non-streamed answer arrives all at once, so it never has such a window and never shows a speed.
+constexpr qint64 MinTokensForSpeed = 5;
+constexpr qint64 MinGenerationMsForSpeed = 100;
+
 QString tokens(const stats::RequestRecord &r)
 {
     if (r.promptTokens < 0 && r.completionTokens < 0)
@@ -97,7 +104,9 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
         case Node:
             return r.node.isEmpty() ? Dash : r.node;
         case Status:
-            return r.status == 0 ? tr("none") : QString::number(r.status);
+            if (r.status == 0)
+                return tr("none");
+            return r.cutMidAnswer() ? tr("%1, cut").arg(r.status) : QString::number(r.status);
         case Attempts:
             return l.toString(r.attempts);
         case Ttft:
@@ -133,12 +142,22 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
         }
     case FailedRole:
         return isFailure(r);
-    case SearchTextRole:
-        return QString(QString::fromLatin1(r.path) % u' ' % r.model % u' ' % r.node % u' '
-                       % QString::number(r.status) % u' ' % r.error);
+    case SearchTextRole: {
+        QString text = QString::fromLatin1(r.path) % u' ' % r.model % u' ' % r.node % u' '
+                       % QString::number(r.status) % u' ' % r.error;
+        for (const stats::Attempt &a : r.tried)
+            text += u' ' % a.node; // a failed-over node is found by its name too
+        return text;
+    }
     case Qt::ToolTipRole:
         if (column == Error && !r.error.isEmpty())
             return r.error;
+        if (column == Attempts && r.tried.size() > 1) {
+            QStringList tried;
+            for (const stats::Attempt &a : r.tried)
+                tried << describeAttempt(a);
+            return tried.join(u'\n');
+        }
         return {};
     case Qt::ForegroundRole:
         if (column == Status && isFailure(r))
@@ -193,8 +212,16 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
     lines << tr("Request: %1 %2").arg(QString::fromLatin1(r.method), QString::fromLatin1(r.path));
     lines << tr("Model: %1").arg(r.model.isEmpty() ? Dash : r.model);
     lines << tr("Streaming: %1").arg(r.stream ? tr("yes") : tr("no"));
-    lines << tr("Answered by: %1 (attempts: %2)").arg(r.node.isEmpty() ? tr("the gateway itself") : r.node).arg(r.attempts);
     lines << tr("Status: %1").arg(r.status == 0 ? tr("none (no response was sent)") : QString::number(r.status));
+    lines << answeredBy(r);
+    // Right under the answer, so a failover is seen without scrolling the pane.
+    if (!r.tried.isEmpty()) {
+        lines << tr("Nodes tried:");
+        for (qsizetype i = 0; i < r.tried.size(); ++i)
+            lines << u"  "_s % tr("%1. %2").arg(l.toString(qint64(i + 1)), describeAttempt(r.tried[i]));
+        if (r.attempts > r.tried.size())
+            lines << u"  "_s % tr("(%1 more attempts are not listed)").arg(l.toString(qint64(r.attempts - r.tried.size())));
+    }
     lines << QString();
     lines << tr("Started: %1").arg(started.toString(u"yyyy-MM-dd HH:mm:ss.zzz"_s));
     lines << tr("Time to first token: %1").arg(ms(r.ttftMs));
@@ -203,14 +230,91 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
     lines << QString();
     lines << tr("Prompt tokens: %1").arg(r.promptTokens < 0 ? Dash : l.toString(r.promptTokens));
     lines << tr("Completion tokens: %1").arg(r.completionTokens < 0 ? Dash : l.toString(r.completionTokens));
-    if (r.completionTokens > 0 && r.durationMs > 0 && r.ttftMs >= 0 && r.durationMs > r.ttftMs)
-        lines << tr("Generation speed: %1 tokens/s")
-                     .arg(l.toString(double(r.completionTokens) * 1000.0 / double(r.durationMs - r.ttftMs), 'f', 1));
+    if (const std::optional<double> speed = generationSpeed(r))
+        lines << tr("Generation speed: %1 tokens/s").arg(l.toString(*speed, 'f', 1));
     if (!r.error.isEmpty()) {
         lines << QString();
         lines << tr("Error: %1").arg(r.error);
     }
     return lines.join(u'\n');
+}
+
+QString RequestsModel::answeredBy(const stats::RequestRecord &r)
+{
+    if (r.tried.isEmpty()) {
+        // Answered by the gateway itself, or a record from a gateway that does not list its attempts.
+        if (r.node.isEmpty())
+            return tr("Answered by: the gateway itself");
+        return tr("Answered by: %1 (attempts: %2)").arg(r.node).arg(r.attempts);
+    }
+    const stats::Attempt &last = r.tried.last();
+    switch (last.outcome) {
+    case stats::Attempt::Outcome::Answered:
+        return tr("Answered by: %1").arg(last.node);
+    case stats::Attempt::Outcome::Cut:
+        return tr("Answered by: %1, which failed mid-answer").arg(last.node);
+    case stats::Attempt::Outcome::ClientClosed:
+        return tr("Answered by: no node; the client closed the connection first");
+    case stats::Attempt::Outcome::GatewayStopped:
+        return tr("Answered by: no node; the gateway shut down first");
+    default:
+        return tr("Answered by: the gateway, with an error: no node tried could answer");
+    }
+}
+
+QString RequestsModel::describeAttempt(const stats::Attempt &a)
+{
+    using Outcome = stats::Attempt::Outcome;
+    const QLocale l;
+    QString what;
+    switch (a.outcome) {
+    case Outcome::Answered:
+        what = tr("answered %1").arg(a.status);
+        break;
+    case Outcome::ErrorStatus:
+    case Outcome::ConnectionError:
+    case Outcome::Timeout:
+        what = tr("failed: %1").arg(a.reason.isEmpty() ? tr("(no message)") : a.reason);
+        break;
+    case Outcome::Cut:
+        what = tr("answered %1, then failed mid-answer: %2").arg(a.status).arg(a.reason);
+        break;
+    case Outcome::ClientClosed:
+        what = tr("still working when the client closed the connection");
+        break;
+    case Outcome::GatewayStopped:
+        what = tr("still working when the gateway shut down");
+        break;
+    case Outcome::Open:
+        what = tr("no outcome recorded");
+        break;
+    }
+    QString how;
+    switch (a.via) {
+    case stats::Attempt::Via::Candidate:
+        break;
+    case stats::Attempt::Via::LastResort:
+        how = tr("last resort");
+        break;
+    case stats::Attempt::Via::Retry:
+        how = tr("retry");
+        break;
+    }
+    if (!a.fallbackModel.isEmpty())
+        how = how.isEmpty() ? tr("fallback model %1").arg(a.fallbackModel)
+                            : tr("%1, fallback model %2").arg(how, a.fallbackModel);
+    const QString node = how.isEmpty() ? a.node : tr("%1 (%2)").arg(a.node, how);
+    return tr("%1: %2 (%3)").arg(node, what, tr("%1 ms").arg(l.toString(a.durationMs)));
+}
+
+std::optional<double> RequestsModel::generationSpeed(const stats::RequestRecord &r)
+{
+    if (r.completionTokens < MinTokensForSpeed || r.ttftMs < 0)
+        return std::nullopt;
+    const qint64 generationMs = r.durationMs - r.ttftMs;
+    if (generationMs < MinGenerationMsForSpeed)
+        return std::nullopt;
+    return double(r.completionTokens) * 1000.0 / double(generationMs);
 }
 
 RequestsFilterModel::RequestsFilterModel(QObject *parent) : QSortFilterProxyModel(parent)

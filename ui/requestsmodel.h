@@ -9,6 +9,7 @@
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
 #include <deque>
+#include <optional>
 
 namespace switchyard::ui {
 
@@ -38,12 +39,24 @@ public:
     void clear();
     const stats::RequestRecord *record(int row) const;
 
-    static bool isFailure(const stats::RequestRecord &r) { return r.status == 0 || r.status >= 400; }
-    // The record as text for the detail pane: request line, routing, status, timing, tokens.
+    // What "Failures only" shows: every request the client saw fail — no response, an error status
+    // (4xx, 5xx, and 499 when the client gave up waiting), or a stream that began and was then cut.
+    // A request that failed over and was answered is no failure (its attempts are in its detail).
+    static bool isFailure(const stats::RequestRecord &r)
+    {
+        return r.status == 0 || r.status >= 400 || r.cutMidAnswer();
+    }
+    // The record as text for the detail pane: request line, routing and every node tried, status,
+    // timing, tokens.
     static QString describe(const stats::RequestRecord &r);
+    // One node tried: "b: failed: HTTP 500: … (12 ms)".
+    static QString describeAttempt(const stats::Attempt &a);
+    // Tokens per second of the stream's generation, when its window is long enough to mean anything.
+    static std::optional<double> generationSpeed(const stats::RequestRecord &r);
 
 private:
     void trimTo(int size);
+    static QString answeredBy(const stats::RequestRecord &r);
 
     int m_capacity;
     std::deque<stats::RequestRecord> m_records;

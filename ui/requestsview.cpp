@@ -20,7 +20,7 @@ namespace switchyard::ui {
 RequestsView::RequestsView(QWidget *parent)
     : QWidget(parent), m_model(new RequestsModel(this)), m_filter(new RequestsFilterModel(this)),
       m_filterEdit(new QLineEdit(this)), m_failuresOnly(new QCheckBox(tr("&Failures only"), this)),
-      m_capture(new QCheckBox(tr("Capture &bodies"), this)), m_count(new QLabel(this)), m_table(new QTableView(this)),
+      m_count(new QLabel(this)), m_table(new QTableView(this)),
       m_detail(new QPlainTextEdit(this))
 {
     m_filter->setSourceModel(m_model);
@@ -30,9 +30,11 @@ RequestsView::RequestsView(QWidget *parent)
     m_filterEdit->setClearButtonEnabled(true);
     connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &RequestsFilterModel::setText);
     connect(m_failuresOnly, &QCheckBox::toggled, m_filter, &RequestsFilterModel::setFailuresOnly);
-    m_capture->setEnabled(false);
-    m_capture->setToolTip(tr("Recording request and response bodies (with secrets masked) needs support in the "
-                             "gateway that is not there yet; only the request line, routing and timing are recorded."));
+    m_failuresOnly->setObjectName(u"requestFailuresOnly"_s);
+    m_failuresOnly->setToolTip(tr("Show only the requests the client saw fail: an error status (4xx, 5xx), no "
+                                  "response, the client giving up (499), or a stream that began and was then cut "
+                                  "(logged with its 200 and an error). A request that failed over and was answered "
+                                  "by another node is not a failure; its detail lists the nodes tried."));
     auto *clear = new QPushButton(tr("C&lear"), this);
     connect(clear, &QPushButton::clicked, this, [this] {
         m_model->clear();
@@ -43,7 +45,6 @@ RequestsView::RequestsView(QWidget *parent)
     auto *bar = new QHBoxLayout();
     bar->addWidget(m_filterEdit, 1);
     bar->addWidget(m_failuresOnly);
-    bar->addWidget(m_capture);
     bar->addWidget(m_count);
     bar->addWidget(clear);
 
@@ -75,7 +76,7 @@ RequestsView::RequestsView(QWidget *parent)
 
     m_detail->setObjectName(u"requestDetail"_s);
     m_detail->setReadOnly(true);
-    m_detail->setPlaceholderText(tr("Select a request to see its routing, status, timing and tokens."));
+    m_detail->setPlaceholderText(tr("Select a request to see the nodes it was sent to, its status, timing and tokens."));
     QFont mono(u"monospace"_s);
     mono.setStyleHint(QFont::Monospace);
     m_detail->setFont(mono);
@@ -122,9 +123,7 @@ void RequestsView::updateDetail()
         m_detail->clear();
         return;
     }
-    m_detail->setPlainText(RequestsModel::describe(*r) % u"\n\n"_s
-                           % tr("Headers and bodies are not recorded by the gateway yet; when they are, secrets "
-                                "(Authorization, API keys) will be shown masked."));
+    m_detail->setPlainText(RequestsModel::describe(*r));
 }
 
 } // namespace switchyard::ui

@@ -1,7 +1,8 @@
 #pragma once
 
 // The request log: recent client requests (bounded), filterable by text and by outcome, newest first,
-// with a detail pane showing the selected request's routing, status, timing and tokens.
+// with a detail pane showing the selected request's routing (every node tried and what each answered),
+// status, timing and tokens.
 
 #include "stats/requestrecord.h"
 
@@ -41,7 +42,6 @@ private:
     RequestsFilterModel *m_filter;
     QLineEdit *m_filterEdit;
     QCheckBox *m_failuresOnly;
-    QCheckBox *m_capture;
     QLabel *m_count;
     QTableView *m_table;
     QPlainTextEdit *m_detail;

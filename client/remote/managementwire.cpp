@@ -35,6 +35,33 @@ float numberAt(const nlohmann::json &columns, const char *key, size_t i, float f
     return (*it)[i].get<float>();
 }
 
+// A record's "tried" list; absent (a gateway from before it was recorded) or malformed entries give
+// fewer attempts, never a failed page. Bounded as the gateway bounds it.
+QList<stats::Attempt> attemptsOf(const nlohmann::json &record)
+{
+    QList<stats::Attempt> out;
+    const auto list = record.find("tried");
+    if (list == record.end() || !list->is_array())
+        return out;
+    for (const nlohmann::json &j : *list) {
+        if (out.size() >= stats::RequestRecord::MaxAttemptsListed)
+            break;
+        if (!j.is_object())
+            continue;
+        stats::Attempt a;
+        a.node = str(j, "node");
+        a.status = int(integer(j, "status", 0));
+        a.outcome = stats::attemptOutcomeFromName(str(j, "outcome").toLatin1()).value_or(stats::Attempt::Outcome::Open);
+        a.via = stats::attemptViaFromName(str(j, "via").toLatin1()).value_or(stats::Attempt::Via::Candidate);
+        a.fallbackModel = str(j, "fallback_model");
+        a.startMs = integer(j, "start_ms", 0);
+        a.durationMs = integer(j, "duration_ms", 0);
+        a.reason = str(j, "reason").left(stats::RequestRecord::MaxReasonChars);
+        out.append(std::move(a));
+    }
+    return out;
+}
+
 int majorOf(const QString &version)
 {
     bool ok = false;
@@ -73,6 +100,7 @@ Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body)
         rec.promptTokens = integer(r, "prompt_tokens", -1);
         rec.completionTokens = integer(r, "completion_tokens", -1);
         rec.error = str(r, "error");
+        rec.tried = attemptsOf(r);
         page.records.append(std::move(rec));
     }
     return page;
@@ -97,6 +125,7 @@ Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView 
         s.second = (*seconds)[i].is_number() ? (*seconds)[i].get<qint64>() : 0;
         s.requests = numberAt(c, "requests_per_s", i, 0);
         s.errors = numberAt(c, "errors_per_s", i, 0);
+        s.failedAttempts = numberAt(c, "failed_attempts_per_s", i, 0);
         s.promptTokens = numberAt(c, "prompt_tokens_per_s", i, 0);
         s.completionTokens = numberAt(c, "completion_tokens_per_s", i, 0);
         s.inFlight = numberAt(c, "in_flight", i, 0);

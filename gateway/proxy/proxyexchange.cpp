@@ -282,6 +282,12 @@ void ProxyExchange::startAttempt(bool forceFresh)
     if (!forceFresh) {
         ++m_record.attempts;
         m_freshRetryUsed = false;
+        // A fresh connection after a stale pooled one is the same attempt, not a node tried again.
+        m_record.attemptStarted(node.name,
+                                m_lastResortAttempt ? stats::Attempt::Via::LastResort
+                                : m_pickedRetry     ? stats::Attempt::Via::Retry
+                                                    : stats::Attempt::Via::Candidate,
+                                m_targetIndex > 0 ? target.label : QString(), m_clock.elapsed());
     }
     m_record.node = node.name;
     m_errorStatus = 0;
@@ -328,6 +334,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_committed = true;
     m_phase = Phase::Streaming;
     m_record.status = status;
+    m_record.attemptAnswered(status);
     m_node->runtime->counters.successes.fetch_add(1, std::memory_order_relaxed);
     m_node->runtime->health.attemptSucceeded(monotonicMs()); // any real answer, 4xx included, shows the node works
     m_trial = false;
@@ -409,6 +416,7 @@ void ProxyExchange::upstreamFinished()
     m_node->runtime->counters.latencyMsSum.fetch_add(m_attemptClock.elapsed(), std::memory_order_relaxed);
     m_node->runtime->latency.record(m_attemptClock.elapsed());
     releaseConnection(true);
+    m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
     m_sink->endResponse();
     finish(m_record.status);
 }
@@ -422,6 +430,7 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
     if (m_committed) {
         m_node->runtime->counters.failures.fetch_add(1, std::memory_order_relaxed);
         m_node->runtime->health.attemptFailed(monotonicMs(), error.message);
+        m_record.attemptEnded(stats::Attempt::Outcome::Cut, 0, error.message, m_clock.elapsed());
         const QString msg = u"The node '"_s % m_node->name % u"' failed mid-response: "_s % error.message;
         if (m_sse) {
             // The status line is long gone: tell the client in the stream, as vLLM itself does.
@@ -502,6 +511,10 @@ void ProxyExchange::attemptFailed(const QString &what, bool timeout, bool nodeAt
     else
         m_node->runtime->health.attemptAbandoned(m_trial);
     m_trial = false;
+    m_record.attemptEnded(timeout           ? stats::Attempt::Outcome::Timeout
+                          : m_errorStatus   ? stats::Attempt::Outcome::ErrorStatus
+                                            : stats::Attempt::Outcome::ConnectionError,
+                          m_errorStatus, what, m_clock.elapsed());
     m_tried.append(m_node->name % (m_lastResortAttempt ? u" (last resort): "_s : u": "_s) % what);
     ++m_failures;
     if (timeout)
@@ -553,6 +566,8 @@ void ProxyExchange::clientGone()
 {
     if (m_phase == Phase::Done)
         return;
+    m_record.attemptEnded(stats::Attempt::Outcome::ClientClosed, 0, u"client closed the connection"_s,
+                          m_clock.elapsed());
     abandonAttempt();
     finish(499, u"client closed the connection"_s);
 }
@@ -573,6 +588,7 @@ void ProxyExchange::gatewayStopping()
         return;
     abandonAttempt();
     const QString msg = u"The gateway is shutting down; the request was cut"_s;
+    m_record.attemptEnded(stats::Attempt::Outcome::GatewayStopped, 0, msg, m_clock.elapsed());
     if (!m_committed) {
         // Nothing reached the client yet: a proper 503, which a client may retry elsewhere.
         const QByteArray body = openAiErrorBody(503, msg, "gateway_shutting_down");

@@ -61,6 +61,25 @@ nlohmann::json orNull(double v)
     return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
 }
 
+// The nodes a request was sent to, in order (docs/MANAGEMENT-API.md, GET /api/requests).
+nlohmann::json attemptsJson(const QList<stats::Attempt> &tried)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const stats::Attempt &a : tried) {
+        nlohmann::json j = {{"node", a.node.toStdString()},
+                            {"status", a.status > 0 ? nlohmann::json(a.status) : nlohmann::json(nullptr)},
+                            {"outcome", stats::attemptOutcomeName(a.outcome).toStdString()},
+                            {"via", stats::attemptViaName(a.via).toStdString()},
+                            {"start_ms", a.startMs},
+                            {"duration_ms", a.durationMs},
+                            {"reason", a.reason.toStdString()}};
+        if (!a.fallbackModel.isEmpty())
+            j["fallback_model"] = a.fallbackModel.toStdString();
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
 
 } // namespace
 
@@ -167,12 +186,13 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
         if (!only.isEmpty() && name != only && name != stats::SecondsHistory::GatewaySeries)
             continue;
         // Columns, not one object per second: an hour of a node is 3,600 rows.
-        nlohmann::json t = nlohmann::json::array(), req = t, err = t, pt = t, ct = t, inflight = t, ttft = t,
+        nlohmann::json t = nlohmann::json::array(), req = t, err = t, failedAttempts = t, pt = t, ct = t, inflight = t, ttft = t,
                        p50 = t, p95 = t;
         for (const stats::SecondSample &x : stats.history.last(name, seconds)) {
             t.push_back(x.second);
             req.push_back(x.requests);
             err.push_back(x.errors);
+            failedAttempts.push_back(x.failedAttempts);
             pt.push_back(x.promptTokens);
             ct.push_back(x.completionTokens);
             inflight.push_back(x.inFlight);
@@ -181,7 +201,8 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
             p95.push_back(orNull(x.latencyP95Ms));
         }
         series[name.toStdString()] = {{"second", t},           {"requests_per_s", req},
-                                      {"errors_per_s", err},  {"prompt_tokens_per_s", pt},
+                                      {"errors_per_s", err},  {"failed_attempts_per_s", failedAttempts},
+                                      {"prompt_tokens_per_s", pt},
                                       {"completion_tokens_per_s", ct}, {"in_flight", inflight},
                                       {"ttft_p50_ms", ttft},  {"latency_p50_ms", p50},
                                       {"latency_p95_ms", p95}};
@@ -212,7 +233,8 @@ LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView 
                            {"prompt_tokens", r.promptTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.promptTokens)},
                            {"completion_tokens",
                             r.completionTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.completionTokens)},
-                           {"error", r.error.toStdString()}});
+                           {"error", r.error.toStdString()},
+                           {"tried", attemptsJson(r.tried)}});
     }
     return prettyJsonResponse(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
 }

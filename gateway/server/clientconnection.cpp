@@ -218,7 +218,7 @@ void ClientConnection::handleRequest(http::Request request)
     WorkerContext *workerContext = m_ctx;
     ctx.onFinished = [stats, workerContext](const stats::RequestRecord &r) {
         stats->inFlight.fetch_sub(1, std::memory_order_relaxed);
-        if (r.status >= 500 || r.status == 0)
+        if (r.status >= 500 || r.status == 0 || r.cutMidAnswer()) // a stream the node cut failed too
             stats->errorsTotal.fetch_add(1, std::memory_order_relaxed);
         if (r.status >= 200 && r.status < 300) {
             if (r.ttftMs >= 0)

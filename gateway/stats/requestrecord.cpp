@@ -1,5 +1,6 @@
 #include "requestrecord.h"
 
+#include <algorithm>
 #include <charconv>
 
 using namespace Qt::Literals::StringLiterals;
@@ -35,7 +36,111 @@ void appendLatin1(QByteArray &out, QByteArrayView text)
         }
     }
 }
+struct OutcomeName
+{
+    Attempt::Outcome outcome;
+    const char *name;
+};
+constexpr OutcomeName OutcomeNames[] = {
+    {Attempt::Outcome::Open, "open"},
+    {Attempt::Outcome::Answered, "answered"},
+    {Attempt::Outcome::ErrorStatus, "error_status"},
+    {Attempt::Outcome::ConnectionError, "connection_error"},
+    {Attempt::Outcome::Timeout, "timeout"},
+    {Attempt::Outcome::Cut, "cut"},
+    {Attempt::Outcome::ClientClosed, "client_closed"},
+    {Attempt::Outcome::GatewayStopped, "gateway_stopped"},
+};
+
+struct ViaName
+{
+    Attempt::Via via;
+    const char *name;
+};
+constexpr ViaName ViaNames[] = {
+    {Attempt::Via::Candidate, "candidate"},
+    {Attempt::Via::LastResort, "last_resort"},
+    {Attempt::Via::Retry, "retry"},
+};
+
+// One attempt in the log line: the status the node answered, or what happened instead.
+void appendAttemptCode(QByteArray &out, const Attempt &a)
+{
+    if (a.outcome == Attempt::Outcome::Answered || a.outcome == Attempt::Outcome::ErrorStatus) {
+        appendNumber(out, a.status);
+        return;
+    }
+    out.append(attemptOutcomeName(a.outcome));
+}
 } // namespace
+
+QByteArray attemptOutcomeName(Attempt::Outcome outcome)
+{
+    for (const OutcomeName &n : OutcomeNames) {
+        if (n.outcome == outcome)
+            return QByteArray(n.name);
+    }
+    return QByteArray("open");
+}
+
+std::optional<Attempt::Outcome> attemptOutcomeFromName(QByteArrayView name)
+{
+    for (const OutcomeName &n : OutcomeNames) {
+        if (name == QByteArrayView(n.name))
+            return n.outcome;
+    }
+    return std::nullopt;
+}
+
+QByteArray attemptViaName(Attempt::Via via)
+{
+    for (const ViaName &n : ViaNames) {
+        if (n.via == via)
+            return QByteArray(n.name);
+    }
+    return QByteArray("candidate");
+}
+
+std::optional<Attempt::Via> attemptViaFromName(QByteArrayView name)
+{
+    for (const ViaName &n : ViaNames) {
+        if (name == QByteArrayView(n.name))
+            return n.via;
+    }
+    return std::nullopt;
+}
+
+void RequestRecord::attemptStarted(const QString &nodeName, Attempt::Via via, const QString &fallbackModel,
+                                   qint64 atMs)
+{
+    Attempt a;
+    a.node = nodeName;
+    a.via = via;
+    a.fallbackModel = fallbackModel;
+    a.startMs = atMs;
+    if (tried.size() < MaxAttemptsListed)
+        tried.append(std::move(a));
+    else
+        tried.last() = std::move(a); // the newest stays listed: it may be the one that answers
+}
+
+void RequestRecord::attemptAnswered(int answeredStatus)
+{
+    if (!tried.isEmpty() && tried.last().outcome == Attempt::Outcome::Open)
+        tried.last().status = answeredStatus;
+}
+
+void RequestRecord::attemptEnded(Attempt::Outcome outcome, int answeredStatus, const QString &reason, qint64 atMs)
+{
+    if (tried.isEmpty() || tried.last().outcome != Attempt::Outcome::Open)
+        return;
+    Attempt &a = tried.last();
+    a.outcome = outcome;
+    if (answeredStatus > 0)
+        a.status = answeredStatus;
+    a.durationMs = std::max<qint64>(0, atMs - a.startMs);
+    a.reason = reason.size() > MaxReasonChars ? reason.first(MaxReasonChars - 1) + QChar(0x2026) : reason;
+}
 
 void RequestRecord::appendLogLine(QByteArray &out) const
 {
@@ -50,6 +155,17 @@ void RequestRecord::appendLogLine(QByteArray &out) const
     appendNumber(out, status);
     out.append(" attempts=");
     appendNumber(out, attempts);
+    if (attempts > 1 && !tried.isEmpty()) {
+        // A failover: which nodes, and what each said, in the order tried.
+        out.append(" tried=");
+        for (qsizetype i = 0; i < tried.size(); ++i) {
+            if (i)
+                out.append(',');
+            out.append(tried[i].node.toUtf8());
+            out.append(':');
+            appendAttemptCode(out, tried[i]);
+        }
+    }
     out.append(stream ? " stream=1" : " stream=0");
     out.append(" ttft_ms=");
     appendOptional(out, ttftMs);

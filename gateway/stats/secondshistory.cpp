@@ -40,6 +40,7 @@ void SecondsHistory::record(qint64 second, const QHash<QString, CumulativeSample
             SecondSample out;
             out.requests = perSecond(now.requests, before.requests, span);
             out.errors = perSecond(now.errors, before.errors, span);
+            out.failedAttempts = perSecond(now.failedAttempts, before.failedAttempts, span);
             out.promptTokens = perSecond(now.promptTokens, before.promptTokens, span);
             out.completionTokens = perSecond(now.completionTokens, before.completionTokens, span);
             out.inFlight = float(now.inFlight);

@@ -23,6 +23,7 @@ struct CumulativeSample
 {
     qint64 requests = 0;
     qint64 errors = 0;
+    qint64 failedAttempts = 0; // attempts a node failed, also those failed over (a node's: its failures)
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     qint64 inFlight = 0; // a gauge, taken as is
@@ -36,6 +37,7 @@ struct SecondSample
     qint64 second = 0; // since the epoch
     float requests = 0;
     float errors = 0;
+    float failedAttempts = 0;
     float promptTokens = 0;
     float completionTokens = 0;
     float inFlight = 0;

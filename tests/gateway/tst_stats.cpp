@@ -7,6 +7,7 @@
 #include "stats/recentrequests.h"
 #include "stats/secondshistory.h"
 
+#include <QMutex>
 #include <QSet>
 #include <QTest>
 #include <QThread>
@@ -221,6 +222,138 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(sumOf("*"), 7.0, 5000);
         QCOMPARE(f.gateway.history(QStringLiteral("*"), 3600).isEmpty(), false);
         QCOMPARE(request(f.port, "POST", "/api/history").status, 405);
+    }
+
+    // A node answering 500 behind a healthy one: the request the client sees answered lists both nodes,
+    // the failed one first with what it said; the log line, /api/requests and the per-second history
+    // (failed attempts apart from failed requests) all show the failover.
+    void failedOverRequestListsEveryNodeTried()
+    {
+        GatewayFixture f;
+        QStringList lines;
+        QMutex mutex;
+        f.gateway.setRequestLogger([&](const stats::RequestRecord &r) {
+            QMutexLocker l(&mutex);
+            lines << r.toLogLine();
+        });
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}));
+        f.node(1).setFault(sim::FaultMode::Error500);
+        // Weighted round robin over two equal nodes: one of the first two requests goes to b first.
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1")).status, 200);
+
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.recentRequests().size(), 4, 2000);
+        const QList<stats::RequestRecord> records = f.gateway.recentRequests();
+        const auto failover = std::find_if(records.begin(), records.end(),
+                                           [](const stats::RequestRecord &r) { return r.attempts == 2; });
+        QVERIFY(failover != records.end());
+        const stats::RequestRecord &r = *failover;
+        QCOMPARE(r.node, QStringLiteral("a"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.tried.size(), 2);
+        const stats::Attempt &failed = r.tried[0];
+        QCOMPARE(failed.node, QStringLiteral("b"));
+        QCOMPARE(failed.status, 500);
+        QCOMPARE(failed.outcome, stats::Attempt::Outcome::ErrorStatus);
+        QVERIFY2(failed.reason.startsWith(QStringLiteral("HTTP 500")), qPrintable(failed.reason));
+        QVERIFY(failed.failed());
+        const stats::Attempt &answered = r.tried[1];
+        QCOMPARE(answered.node, QStringLiteral("a"));
+        QCOMPARE(answered.status, 200);
+        QCOMPARE(answered.outcome, stats::Attempt::Outcome::Answered);
+        QCOMPARE(answered.via, stats::Attempt::Via::Candidate);
+        QVERIFY(answered.startMs >= failed.startMs + failed.durationMs);
+        QVERIFY(answered.startMs + answered.durationMs <= r.durationMs);
+        {
+            QMutexLocker l(&mutex);
+            QVERIFY(std::any_of(lines.begin(), lines.end(), [](const QString &line) {
+                return line.contains(QStringLiteral("attempts=2 tried=b:500,a:200"));
+            }));
+        }
+        // A request with one attempt lists that one.
+        const auto single = std::find_if(records.begin(), records.end(),
+                                         [](const stats::RequestRecord &x) { return x.attempts == 1; });
+        QVERIFY(single != records.end());
+        QCOMPARE(single->tried.size(), 1);
+        QCOMPARE(single->tried[0].outcome, stats::Attempt::Outcome::Answered);
+
+        // The same over the management API.
+        const nlohmann::json page = nlohmann::json::parse(request(f.port, "GET", "/api/requests").body.toStdString());
+        int failoversSeen = 0;
+        for (const auto &rec : page["requests"]) {
+            if (rec["attempts"].get<int>() != 2)
+                continue;
+            ++failoversSeen;
+            QCOMPARE(rec["tried"].size(), size_t(2));
+            QCOMPARE(rec["tried"][0]["node"].get<std::string>(), std::string("b"));
+            QCOMPARE(rec["tried"][0]["status"].get<int>(), 500);
+            QCOMPARE(rec["tried"][0]["outcome"].get<std::string>(), std::string("error_status"));
+            QVERIFY(rec["tried"][0]["reason"].get<std::string>().find("500") != std::string::npos);
+            QCOMPARE(rec["tried"][1]["node"].get<std::string>(), std::string("a"));
+            QCOMPARE(rec["tried"][1]["outcome"].get<std::string>(), std::string("answered"));
+        }
+        QVERIFY(failoversSeen >= 1);
+
+        // The history: every failed attempt of b is counted, and no request failed.
+        int failedAttempts = 0;
+        for (const stats::RequestRecord &x : records)
+            failedAttempts += int(std::count_if(x.tried.begin(), x.tried.end(),
+                                                [](const stats::Attempt &a) { return a.failed(); }));
+        auto sumOf = [&](const char *column) {
+            const nlohmann::json doc =
+                nlohmann::json::parse(request(f.port, "GET", "/api/history?seconds=60").body.toStdString());
+            double sum = 0;
+            if (doc["series"].contains("*")) {
+                for (const auto &v : doc["series"]["*"][column])
+                    sum += v.get<double>();
+            }
+            return qRound(sum);
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(sumOf("requests_per_s"), 4, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(sumOf("failed_attempts_per_s"), failedAttempts, 5000);
+        QCOMPARE(sumOf("errors_per_s"), 0);
+    }
+
+    // A client that hangs up mid-stream: the record says so (499, the attempt ended by the client) and
+    // the node's failure count is untouched — it did nothing wrong.
+    void clientAbortIsNoFailureOfTheNode()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}, {}, [](sim::SimNodeOptions &o) { o.performance.tokensPerSecond = 20; }));
+        {
+            TestClient client(f.port);
+            client.send("POST", "/v1/chat/completions", chatBody("m1", 200, true));
+            const TestResponse head = client.readHead();
+            QCOMPARE(head.status, 200);
+        } // closed mid-stream
+        QTRY_VERIFY_WITH_TIMEOUT(!f.gateway.recentRequests().isEmpty(), 5000);
+        const stats::RequestRecord r = f.gateway.recentRequests().last();
+        QCOMPARE(r.status, 499);
+        QCOMPARE(r.tried.size(), 1);
+        QCOMPARE(r.tried[0].outcome, stats::Attempt::Outcome::ClientClosed);
+        QVERIFY(!r.tried[0].failed());
+        QCOMPARE(r.tried[0].status, 200);
+        const nlohmann::json metrics = nlohmann::json::parse(request(f.port, "GET", "/api/status").body.toStdString());
+        for (const auto &n : metrics["nodes"])
+            QCOMPARE(n["failures"].get<int>(), 0);
+    }
+
+    // A stream the node cuts after its 200: one failed attempt, and a failed request — the client
+    // did not get its answer, whatever status was logged.
+    void streamCutMidAnswerIsAFailedRequest()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}));
+        f.node(0).setFault(sim::FaultMode::DropStream);
+        const TestResponse resp = request(f.port, "POST", "/v1/chat/completions", chatBody("m1", 50, true));
+        QCOMPARE(resp.status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!f.gateway.recentRequests().isEmpty(), 5000);
+        const stats::RequestRecord r = f.gateway.recentRequests().last();
+        QVERIFY(r.cutMidAnswer());
+        QCOMPARE(r.tried.size(), 1);
+        QCOMPARE(r.tried[0].outcome, stats::Attempt::Outcome::Cut);
+        QVERIFY(r.tried[0].failed());
+        QTRY_COMPARE_WITH_TIMEOUT(f.gateway.snapshot().errorsTotal, qint64(1), 2000);
     }
 };
 

@@ -2,6 +2,7 @@
 // what the link reports (a LocalGatewayLink over a real gateway in this process, with the demo's
 // simulated nodes and real traffic over loopback), and a remote-style link's state and commands (a small
 // stand-in for a remote link: a gateway it cannot reach, its toggle pausing it, node actions).
+#include "chartsview.h"
 #include "common/testhttpclient.h"
 #include "config/codeeditor.h"
 #include "config/configeditor.h"
@@ -25,6 +26,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
 #include <QtConcurrent>
@@ -114,12 +117,12 @@ QFuture<QList<int>> sendTraffic(quint16 port, int count, const QByteArray &model
 }
 
 // SWITCHYARD_SCREENSHOT_DIR set: the window as the test left it, for a look (offscreen renders too).
-void saveScreenshot(QWidget &window, const QString &name)
+void saveScreenshot(QWidget &window, const QString &name, QSize size = QSize(1400, 860))
 {
     const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
     if (dir.isEmpty())
         return;
-    window.resize(1400, 860);
+    window.resize(size);
     QCoreApplication::processEvents();
     QVERIFY(window.grab().save(dir + u'/' + name));
 }
@@ -189,6 +192,13 @@ private slots:
         QVERIFY(nodes->node(nodes->rowOf(u"vllm-server1"_s))->recentErrors.isEmpty());
         QVERIFY2(window.nodesView()->detail()->toPlainText().contains(u"500"_s),
                  qPrintable(window.nodesView()->detail()->toPlainText()));
+        // …also those the gateway failed over to vllm-server1, whose clients got their answer.
+        const auto failedOver = [&] {
+            const QList<stats::RequestRecord> errors = nodes->node(nodes->rowOf(u"vllm-server2"_s))->recentErrors;
+            return std::any_of(errors.begin(), errors.end(),
+                               [](const stats::RequestRecord &r) { return r.error.contains(u"failed over"_s); });
+        };
+        QTRY_VERIFY(failedOver());
 
         // The Requests view holds what the gateway's request log holds, row for row.
         RequestsModel *requests = window.requestsView()->model();
@@ -208,6 +218,27 @@ private slots:
         QTRY_COMPARE(window.indicator(), gatewayIndicator(localLink.status(), localLink.linkStatus(), false));
         QVERIFY(window.indicator() == GatewayIndicator::NodeDown || window.indicator() == GatewayIndicator::Degraded);
         saveScreenshot(window, u"mainwindow-local.png"_s);
+
+        // The Requests tab with a failed-over request selected: its detail lists both nodes.
+        auto *tabs = window.findChild<QTabWidget *>(u"views"_s);
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(window.requestsView());
+        RequestsFilterModel *shown = window.requestsView()->filter();
+        int failoverRow = -1;
+        for (int i = 0; i < shown->rowCount() && failoverRow < 0; ++i) {
+            const stats::RequestRecord *r = requests->record(shown->mapToSource(shown->index(i, 0)).row());
+            if (r->attempts == 2 && r->status == 200)
+                failoverRow = i;
+        }
+        QVERIFY(failoverRow >= 0);
+        window.requestsView()->table()->setCurrentIndex(shown->index(failoverRow, 0));
+        const QString detail = window.requestsView()->detail()->toPlainText();
+        QVERIFY2(detail.contains(u"1. vllm-server2: failed: HTTP 500"_s), qPrintable(detail));
+        QVERIFY2(detail.contains(u"2. vllm-server1: answered 200"_s), qPrintable(detail));
+        saveScreenshot(window, u"requests-failover.png"_s, QSize(1280, 800));
+        tabs->setCurrentWidget(window.chartsView());
+        QVERIFY(window.chartsView()->series(u"requests/failed-attempts"_s));
+        saveScreenshot(window, u"charts.png"_s, QSize(1280, 800));
     }
 
     void remoteLinkToARealGateway()

@@ -15,6 +15,8 @@
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QSignalSpy>
+#include <QPlainTextEdit>
+#include <QTableView>
 #include <QTest>
 
 using namespace switchyard;
@@ -52,6 +54,23 @@ stats::RequestRecord record(int i, int status = 200, const QString &nodeName = u
     r.completionTokens = 20;
     if (status >= 400)
         r.error = u"upstream said no"_s;
+    return r;
+}
+
+// b answered 500, then a answered: what a failover leaves in the log.
+stats::RequestRecord failedOver(int i, qint64 completionTokens, qint64 ttftMs, qint64 durationMs)
+{
+    stats::RequestRecord r = record(i, 200, u"a"_s);
+    r.attempts = 2;
+    r.stream = true;
+    r.completionTokens = completionTokens;
+    r.ttftMs = ttftMs;
+    r.durationMs = durationMs;
+    r.attemptStarted(u"b"_s, stats::Attempt::Via::Candidate, {}, 0);
+    r.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 500, u"HTTP 500: engine overloaded"_s, 12);
+    r.attemptStarted(u"a"_s, stats::Attempt::Via::Candidate, {}, 12);
+    r.attemptAnswered(200);
+    r.attemptEnded(stats::Attempt::Outcome::Answered, 200, {}, durationMs);
     return r;
 }
 
@@ -381,6 +400,99 @@ private slots:
         // New rows pass through the filter too.
         model.append({record(4, 200, u"vllm-server1"_s)});
         QCOMPARE(filter.rowCount(), 2);
+    }
+
+    // The detail of a failed-over request names every node tried with what it answered and how long it
+    // took, and a 2-token answer shows no generation speed (a longer stream does).
+    void requestDetailListsTheNodesTried()
+    {
+        const QString text = RequestsModel::describe(failedOver(1, 2, 50, 51));
+        QVERIFY2(text.contains(u"Answered by: a\n"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"1. b: failed: HTTP 500: engine overloaded (12 ms)"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"2. a: answered 200 (39 ms)"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"Generation speed"_s), qPrintable(text));
+        QVERIFY(!text.contains(u"attempts:"_s));
+
+        const QString stream = RequestsModel::describe(failedOver(2, 300, 100, 1100));
+        QVERIFY2(stream.contains(u"Generation speed: 300.0 tokens/s"_s), qPrintable(stream));
+
+        // A retry on a fallback model says so; a request every node failed says no node answered.
+        stats::RequestRecord all = record(3, 502, u"b"_s);
+        all.attempts = 2;
+        all.attemptStarted(u"a"_s, stats::Attempt::Via::Candidate, {}, 0);
+        all.attemptEnded(stats::Attempt::Outcome::ConnectionError, 0, u"connection refused"_s, 1);
+        all.attemptStarted(u"b"_s, stats::Attempt::Via::Retry, u"m2"_s, 200);
+        all.attemptEnded(stats::Attempt::Outcome::Timeout, 0, u"no response headers within 5 s"_s, 700);
+        const QString failed = RequestsModel::describe(all);
+        QVERIFY2(failed.contains(u"no node tried could answer"_s), qPrintable(failed));
+        QVERIFY2(failed.contains(u"1. a: failed: connection refused (1 ms)"_s), qPrintable(failed));
+        QVERIFY2(failed.contains(u"2. b (retry, fallback model m2): failed: no response headers within 5 s (500 ms)"_s),
+                 qPrintable(failed));
+
+        // The view shows the same, and nothing unfinished: no placeholder sentence, no disabled control.
+        RequestsView view;
+        view.append({failedOver(4, 2, 50, 51)});
+        view.table()->setCurrentIndex(view.filter()->index(0, 0));
+        QVERIFY(view.detail()->toPlainText().contains(u"1. b: failed"_s));
+        QVERIFY(!view.detail()->toPlainText().contains(u"not recorded"_s));
+        const QList<QWidget *> children = view.findChildren<QWidget *>();
+        QVERIFY(std::all_of(children.begin(), children.end(), [](QWidget *w) { return w->isEnabled(); }));
+    }
+
+    // "Failures only" is what clients saw fail: a stream cut after its 200 is one, a request answered
+    // after a failover is not.
+    void failuresOnlyShowsCutStreams()
+    {
+        RequestsModel model(nullptr, 100);
+        RequestsFilterModel filter;
+        filter.setSourceModel(&model);
+        stats::RequestRecord cut = record(1, 200, u"a"_s);
+        cut.error = u"The node 'a' failed mid-response: connection reset"_s;
+        model.append({cut, failedOver(2, 20, 10, 200), record(3, 200, u"a"_s), record(4, 504, u"a"_s)});
+        filter.setFailuresOnly(true);
+        QCOMPARE(filter.rowCount(), 2);
+        QCOMPARE(model.index(0, RequestsModel::Status).data().toString(), u"200, cut"_s);
+        QVERIFY(model.index(0, 0).data(RequestsModel::FailedRole).toBool());
+        QVERIFY(!model.index(1, 0).data(RequestsModel::FailedRole).toBool());
+        // The failed-over node is found by its name.
+        filter.setFailuresOnly(false);
+        filter.setText(u"b"_s);
+        QCOMPARE(filter.rowCount(), 1);
+    }
+
+    // A node's recent errors include the attempts it failed that the gateway failed over, and never a
+    // client closing its connection (counted apart).
+    void recentErrorsIncludeFailoversNotClientAborts()
+    {
+        RecentErrors errors;
+        stats::RequestRecord aborted = record(2, 499, u"a"_s);
+        aborted.error = u"client closed the connection"_s;
+        aborted.attemptStarted(u"a"_s, stats::Attempt::Via::Candidate, {}, 0);
+        aborted.attemptEnded(stats::Attempt::Outcome::ClientClosed, 0, u"client closed the connection"_s, 30);
+        stats::RequestRecord oldAbort = record(3, 499, u"a"_s); // from a gateway without attempts listed
+        errors.add({failedOver(1, 20, 10, 200), aborted, oldAbort});
+        const QList<stats::RequestRecord> b = errors.of(u"b"_s);
+        QCOMPARE(b.size(), 1);
+        QCOMPARE(b[0].status, 500);
+        QVERIFY2(b[0].error.contains(u"engine overloaded"_s) && b[0].error.contains(u"failed over; a answered"_s),
+                 qPrintable(b[0].error));
+        QVERIFY2(!b[0].error.contains(u"HTTP 500"_s), qPrintable(b[0].error)); // the status is shown beside it
+        QVERIFY(errors.of(u"a"_s).isEmpty());
+        QCOMPARE(errors.clientClosed(u"a"_s), 2);
+        QCOMPARE(errors.clientClosed(u"b"_s), 0);
+        // A node retried after its own failure (a pinned request) is not "failed over".
+        stats::RequestRecord pinned = record(4, 502, u"b"_s);
+        pinned.attempts = 2;
+        pinned.attemptStarted(u"b"_s, stats::Attempt::Via::Candidate, {}, 0);
+        pinned.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 503, u"HTTP 503"_s, 5);
+        pinned.attemptStarted(u"b"_s, stats::Attempt::Via::Retry, {}, 100);
+        pinned.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 503, u"HTTP 503"_s, 105);
+        errors.add({pinned});
+        QCOMPARE(errors.of(u"b"_s).size(), 3);
+        QVERIFY2(errors.of(u"b"_s)[1].error.contains(u"retried"_s), qPrintable(errors.of(u"b"_s)[1].error));
+        QVERIFY(!errors.of(u"b"_s)[1].error.contains(u"failed over"_s));
+        errors.keepOnly({u"b"_s});
+        QCOMPARE(errors.clientClosed(u"a"_s), 0);
     }
 
     void requestsViewTakesABurstQuickly()

@@ -3,6 +3,7 @@
 // is no status, a request log page and a history series.
 
 #include "link/gatewaystatus.h"
+#include "proxy/statusapi.h"
 #include "remote/managementwire.h"
 
 #include <QTest>
@@ -103,6 +104,67 @@ private slots:
         QCOMPARE(p->records[0].promptTokens, 3);
         QVERIFY(p->records[0].stream);
         QVERIFY(!parseRequestsPage(R"({"requests":[]})").hasValue());
+    }
+
+    // What the gateway serves for a failed-over request reads back as the same attempts, and a page from
+    // a gateway without the list (or with unknown words in it) still reads.
+    void attemptsRoundTrip()
+    {
+        stats::GatewayStats gatewayStats;
+        stats::RequestRecord r;
+        r.startedMsSinceEpoch = 1000;
+        r.method = "POST";
+        r.path = "/v1/chat/completions";
+        r.model = u"m1"_s;
+        r.node = u"a"_s;
+        r.status = 200;
+        r.attempts = 3;
+        r.attemptStarted(u"b"_s, stats::Attempt::Via::Candidate, {}, 0);
+        r.attemptEnded(stats::Attempt::Outcome::ErrorStatus, 500, u"HTTP 500: engine overloaded"_s, 12);
+        r.attemptStarted(u"c"_s, stats::Attempt::Via::LastResort, {}, 12);
+        r.attemptEnded(stats::Attempt::Outcome::Timeout, 0, u"connect timed out after 2 s"_s, 2012);
+        r.attemptStarted(u"a"_s, stats::Attempt::Via::Retry, u"m2"_s, 2100);
+        r.attemptAnswered(200);
+        r.attemptEnded(stats::Attempt::Outcome::Answered, 200, {}, 2400);
+        gatewayStats.recordRequest(r);
+
+        const proxy::LocalResponse served = proxy::requestsResponse(gatewayStats, "/api/requests");
+        QCOMPARE(served.status, 200);
+        const auto page = parseRequestsPage(served.body);
+        QVERIFY(page.hasValue());
+        QCOMPARE(page->records.size(), 1);
+        const stats::RequestRecord &back = page->records[0];
+        QCOMPARE(back.attempts, 3);
+        QCOMPARE(back.tried, r.tried);
+        QCOMPARE(back.tried[1].status, 0);
+        QCOMPARE(back.tried[2].fallbackModel, u"m2"_s);
+        QCOMPARE(back.tried[2].durationMs, 300);
+
+        const auto old = parseRequestsPage(R"({"cursor":1,"requests":[{"node":"a","status":200,"attempts":2,
+            "tried":[{"node":"b","status":503,"outcome":"something_new","via":"elsewhere"},7]}]})");
+        QVERIFY(old.hasValue());
+        QCOMPARE(old->records[0].tried.size(), 1);
+        QCOMPARE(old->records[0].tried[0].node, u"b"_s);
+        QCOMPARE(old->records[0].tried[0].status, 503);
+        QCOMPARE(old->records[0].tried[0].via, stats::Attempt::Via::Candidate);
+    }
+
+    void failedAttemptsColumnRoundTrips()
+    {
+        stats::GatewayStats gatewayStats;
+        stats::CumulativeSample c;
+        gatewayStats.history.record(100, {{u"*"_s, c}});
+        c.requests = 4;
+        c.failedAttempts = 3;
+        c.errors = 1;
+        gatewayStats.history.record(101, {{u"*"_s, c}});
+        const proxy::LocalResponse served = proxy::historyResponse(gatewayStats, "/api/history?seconds=10");
+        const auto h = parseHistorySeries(served.body, u"*"_s);
+        QVERIFY(h.hasValue());
+        QCOMPARE(h->size(), 1);
+        QCOMPARE(h->at(0).failedAttempts, 3.f);
+        QCOMPARE(h->at(0).errors, 1.f);
+        QCOMPARE(h->at(0).requests, 4.f);
     }
 
     void historySeries()
