@@ -127,9 +127,10 @@ void NodesView::createToolBar()
     m_toolBar->setObjectName(u"nodeToolBar"_s);
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_toolBar->setIconSize(QSize(16, 16));
-    auto *label = new QLabel(tr("Selected node:"), m_toolBar);
-    label->setContentsMargins(4, 0, 6, 0);
-    m_toolBar->addWidget(label);
+    m_selectedLabel = new QLabel(m_toolBar);
+    m_selectedLabel->setObjectName(u"toolbarSelectedNode"_s);
+    m_selectedLabel->setContentsMargins(4, 0, 6, 0);
+    m_toolBar->addWidget(m_selectedLabel);
     m_drainAction = m_toolBar->addAction(tr("&Drain"));
     m_drainAction->setObjectName(u"toolbarDrainAction"_s);
     connect(m_drainAction, &QAction::triggered, this, [this] {
@@ -185,6 +186,9 @@ void NodesView::updateToolBar()
 {
     const NodeRow *n = m_model->node(m_model->rowOf(selectedNode()));
     const bool draining = n && n->status.draining;
+    const QString label = n ? tr("Node %1:").arg(n->status.name) : tr("Select a node:");
+    if (m_selectedLabel->text() != label)
+        m_selectedLabel->setText(label);
     m_drainAction->setText(draining ? tr("&Enable") : tr("&Drain"));
     const bool can = n && m_actionsEnabled;
     for (QAction *a : {m_drainAction, m_probeAction})

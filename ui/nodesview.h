@@ -18,6 +18,7 @@
 #include <QWidget>
 
 class QAction;
+class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
 class QToolBar;
@@ -91,6 +92,7 @@ private:
     std::optional<link::GatewayStatus> m_status;
     QWidget *m_localActions = nullptr;
     QToolBar *m_toolBar = nullptr;
+    QLabel *m_selectedLabel = nullptr;
     QAction *m_drainAction = nullptr;
     QAction *m_probeAction = nullptr;
     QAction *m_chatAction = nullptr;
