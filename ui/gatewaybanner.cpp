@@ -70,7 +70,8 @@ GatewayBannerContent gatewayBannerContent(GatewayOutage outage, const GatewayOut
         return c;
     case GatewayOutage::Stopping:
         c.html = bold(GatewayBanner::tr("The gateway is stopping (since %1).").arg(when))
-                 % GatewayBanner::tr("New requests are refused; the %n request(s) in flight finish first.", nullptr, int(in.inFlight))
+                 % GatewayBanner::tr("New requests are refused; the requests in flight (%1) finish first.")
+                       .arg(QLocale().toString(in.inFlight))
                        .toHtmlEscaped();
         c.nodesNote = GatewayBanner::tr("Not receiving new traffic: the gateway is stopping");
         return c;

@@ -942,8 +942,8 @@ void MainWindow::requestQuit()
     }
     const qint64 inFlight = m_gateway->snapshot().inFlight;
     auto *box = new QMessageBox(QMessageBox::Question, tr("Quit Switchyard"),
-                                inFlight > 0 ? tr("The gateway stops with the panel, and %n request(s) are in flight "
-                                                  "through it.", nullptr, int(inFlight))
+                                inFlight > 0 ? tr("The gateway stops with the panel. Requests in flight through it: %1.")
+                                                   .arg(QLocale().toString(inFlight))
                                              : tr("The gateway stops with the panel: clients using it get no answer "
                                                   "until it runs again."),
                                 QMessageBox::NoButton, this);

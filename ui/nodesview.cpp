@@ -291,7 +291,9 @@ void NodesView::updateDetail()
     if (n) {
         const NodeDescription &h = n->description;
         const link::NodeStatus &c = n->status;
-        const QString colour = nodeStateColor(c.state).name();
+        // Not the state's colour while the gateway takes no traffic or cannot be seen: nothing looks healthy then.
+        const bool dimmed = m_model->isStale() || !m_model->trafficNote().isEmpty();
+        const QString colour = dimmed ? u"#808080"_s : nodeStateColor(c.state).name();
         html += u"<h3 style='margin:0'>"_s % c.name.toHtmlEscaped() % u" &nbsp;<span style='color:"_s % colour
                 % u"'>\u25CF "_s % nodeStateText(c.state).toHtmlEscaped() % u"</span></h3>"_s;
         if (!m_model->trafficNote().isEmpty() && !m_model->isStale())

@@ -214,7 +214,7 @@ private slots:
         QMessageBox *box = nullptr;
         QTRY_VERIFY((box = window.findChild<QMessageBox *>(u"quitQuestion"_s)) && box->isVisible());
         QVERIFY2(box->text().contains(u"stops with the panel"_s), qPrintable(box->text()));
-        QVERIFY2(box->text().contains(u"1 request"_s), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(u"in flight through it: 1."_s), qPrintable(box->text()));
         QVERIFY2(box->informativeText().contains(u"switchyard --headless"_s), qPrintable(box->informativeText()));
         QVERIFY(box->findChild<QPushButton *>(u"quitNowButton"_s));
         saveScreenshot(window, u"quit-question.png"_s, box);
