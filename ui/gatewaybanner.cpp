@@ -83,8 +83,13 @@ GatewayBannerContent gatewayBannerContent(GatewayOutage outage, const GatewayOut
         c.nodesNote = GatewayBanner::tr("Not receiving traffic: the gateway is paused");
         return c;
     case GatewayOutage::Unseen:
-        c.html = bold(GatewayBanner::tr("The panel cannot see the gateway (since %1).").arg(when)) % linkStateText(in.link).toHtmlEscaped()
+    {
+        QString why = linkStateText(in.link);
+        if (!why.endsWith(u'.'))
+            why += u'.';
+        c.html = bold(GatewayBanner::tr("The panel cannot see the gateway (since %1).").arg(when)) % why.toHtmlEscaped()
                  % u' ' % GatewayBanner::tr("The nodes below are what it reported last.").toHtmlEscaped();
+    }
         // (The nodes are greyed as stale by the window, with the link's reason.)
         return c;
     }

@@ -235,6 +235,7 @@ void NodesModel::setStale(bool stale, const QString &reason)
     m_staleReason = reason;
     if (!m_nodes.isEmpty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit dimmingChanged();
 }
 
 void NodesModel::setTrafficNote(const QString &note)
@@ -244,6 +245,7 @@ void NodesModel::setTrafficNote(const QString &note)
     m_trafficNote = note;
     if (!m_nodes.isEmpty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit dimmingChanged();
 }
 
 QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -71,6 +71,11 @@ public:
     const NodeRow *node(int row) const;
     int rowOf(const QString &name) const;
 
+signals:
+    // setStale or setTrafficNote changed how the rows look (the detail pane follows).
+    void dimmingChanged();
+
+public:
     // Display helpers, shared with the detail pane.
     static QString formatRate(double perSecond);
     static QString formatLatency(std::optional<double> ms);

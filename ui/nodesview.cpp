@@ -52,6 +52,7 @@ NodesView::NodesView(QWidget *parent)
     m_table->setIconSize(QSize(16, 16));
     connect(m_table, &QWidget::customContextMenuRequested, this, &NodesView::showContextMenu);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NodesView::onSelectionChanged);
+    connect(m_model, &NodesModel::dimmingChanged, this, &NodesView::updateDetail);
 
     m_detail->setObjectName(u"nodeDetail"_s);
     m_detail->setOpenLinks(false);
