@@ -60,7 +60,7 @@ GatewayBannerContent gatewayBannerContent(GatewayOutage outage, const GatewayOut
         } else {
             c.html = bold(GatewayBanner::tr("The gateway is off (since %1).").arg(when))
                      % (outage == GatewayOutage::Failed
-                            ? GatewayBanner::tr("It could not start (the reason is above); clients cannot connect and no requests "
+                            ? GatewayBanner::tr("It could not start (the reason is below); clients cannot connect and no requests "
                                  "reach the nodes.")
                             : GatewayBanner::tr("Clients cannot connect, and no requests reach the nodes."))
                            .toHtmlEscaped();
