@@ -22,6 +22,7 @@
 #include <QAction>
 #include <QPlainTextEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QToolBar>
 #include <QSettings>
@@ -363,6 +364,13 @@ private slots:
         window.show();
         window.showView(MainWindow::View::Charts);
         QTRY_VERIFY(remote.historyReads.contains(u"vllm-server1"_s));
+
+        // Closing a remote window never asks: the remote gateway keeps running.
+        QSignalSpy finished(&window, &MainWindow::quitFinished);
+        window.close();
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!window.findChild<QMessageBox *>(u"quitQuestion"_s));
+        QVERIFY(remote.accepts.size() == 3); // nothing paused on the way out
     }
 
     void remoteApplyGoesOverTheLinkWithTheHash()
