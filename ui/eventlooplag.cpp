@@ -1,8 +1,5 @@
 #include "eventlooplag.h"
 
-#include <QLabel>
-#include <QMainWindow>
-#include <QStatusBar>
 #include <algorithm>
 #include <cstdio>
 
@@ -82,21 +79,11 @@ QString EventLoopLagProbe::summary() const
         .arg(m_recent.windowMax(), 0, 'f', 1);
 }
 
-EventLoopLagProbe *installLagIndicator(QMainWindow *window)
+EventLoopLagProbe *installLagProbeIfAsked(QObject *owner)
 {
-    auto *probe = new EventLoopLagProbe(window);
-    auto *label = new QLabel(window);
-    label->setObjectName(u"eventLoopLag"_s);
-    window->statusBar()->addPermanentWidget(label);
-    auto *refresh = new QTimer(label);
-    refresh->setInterval(1000);
-    QObject::connect(refresh, &QTimer::timeout, label, [probe, label] {
-        label->setText(
-            EventLoopLagProbe::tr("UI lag p99 %1 ms").arg(probe->recent().percentile(0.99), 0, 'f', 0));
-        label->setToolTip(probe->summary());
-    });
-    refresh->start();
-    return probe;
+    if (qEnvironmentVariableIntValue("SWITCHYARD_LAG_REPORT") == 0)
+        return nullptr;
+    return new EventLoopLagProbe(owner);
 }
 
 } // namespace switchyard::ui

@@ -3,15 +3,14 @@
 // How late the GUI thread's event loop runs a timer: a 50 ms precise timer whose lateness (time since
 // the previous tick minus the interval) is kept in a bounded window. A late tick means every click,
 // repaint and snapshot waited that long too, so the window's p99 is what "the panel stays fluid under
-// load" is measured by. Shown in the status bar; with SWITCHYARD_LAG_REPORT=1 in the environment the
-// whole run's statistics are printed to stderr when the probe ends (scripts/bench.sh reads them).
+// load" is measured by. A developer's number, not the operator's: the probe runs only with
+// SWITCHYARD_LAG_REPORT=1 in the environment, and prints the whole run's statistics to stderr when it
+// ends (bench/perf/bench-guilag.sh, run by scripts/bench.sh, reads them).
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 #include <vector>
-
-class QMainWindow;
 
 namespace switchyard::ui {
 
@@ -71,8 +70,7 @@ private:
     bool m_report = false;
 };
 
-// Adds "UI lag p99 … ms" to the window's status bar, updated once a second, with the details in its
-// tooltip. The probe belongs to the window.
-EventLoopLagProbe *installLagIndicator(QMainWindow *window);
+// With SWITCHYARD_LAG_REPORT=1: a probe owned by owner (reporting when owner goes); else none.
+EventLoopLagProbe *installLagProbeIfAsked(QObject *owner);
 
 } // namespace switchyard::ui

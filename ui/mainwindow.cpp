@@ -22,6 +22,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDesktopServices>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
@@ -51,6 +53,8 @@ const QString GeometryKey = u"window/geometry"_s;
 const QString StateKey = u"window/state"_s;
 const QString ViewKey = u"window/view"_s;
 const QString LastConfigKey = u"config/lastPath"_s;
+// The one place the documentation's address is written (Help ▸ Documentation, About).
+const QString DocumentationUrl = u"https://github.com/switchyard/switchyard#readme"_s;
 } // namespace
 
 MainWindow::MainWindow(Gateway *gateway, QWidget *parent) : MainWindow(gateway, nullptr, parent) {}
@@ -69,7 +73,8 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
       m_configEditor(new ConfigEditor(m_config, this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_gateways(new GatewaysView(this)),
-      m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateIcon(new QLabel(this)),
+      m_banner(new QFrame(this)), m_bannerText(new QLabel(this)), m_stateBanner(new GatewayBanner(this)),
+      m_stateIcon(new QLabel(this)),
       m_stateText(new QLabel(this)), m_gatewayText(new QLabel(this)), m_urlText(new QLabel(this)),
       m_ratesText(new QLabel(this)), m_language(i18n::languageSetting())
 {
@@ -114,8 +119,10 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
     auto *cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
     cl->setSpacing(4);
+    cl->addWidget(m_stateBanner);
     cl->addWidget(m_banner);
     cl->addWidget(m_tabs, 1);
+    connect(m_stateBanner, &GatewayBanner::actionTriggered, this, &MainWindow::onGatewayBannerAction);
     setCentralWidget(central);
 
     m_stateIcon->setFixedSize(16, 16);
@@ -127,7 +134,7 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
     statusBar()->addWidget(m_gatewayText);
     statusBar()->addWidget(m_urlText, 1);
     statusBar()->addPermanentWidget(m_ratesText);
-    installLagIndicator(this); // the GUI thread's own responsiveness (docs/PERFORMANCE.md)
+    installLagProbeIfAsked(this); // the GUI thread's own responsiveness, for the perf scripts (docs/PERFORMANCE.md)
     // A temporary message hides the gateway state only implicitly, and QStatusBar re-adds its widgets
     // (showing them again, under the message) whenever a label's height changes: in Chinese, the rates
     // label's first CJK text is taller. Hidden explicitly, they stay hidden until the message goes.
@@ -302,6 +309,22 @@ void MainWindow::createActions()
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
     view->addSeparator();
+    // Ctrl+Tab / Ctrl+Shift+Tab as in a browser, from anywhere in the window (a table or an editor keeps
+    // plain Tab for itself).
+    QAction *next = view->addAction(tr("Ne&xt tab"), this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count());
+    });
+    next->setObjectName(u"nextTabAction"_s);
+    next->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    next->setShortcutContext(Qt::WindowShortcut);
+    QAction *previous = view->addAction(tr("Pre&vious tab"), this, [this] {
+        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
+    });
+    previous->setObjectName(u"previousTabAction"_s);
+    previous->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
+    previous->setShortcutContext(Qt::WindowShortcut);
+    view->addSeparator();
     QAction *find = view->addAction(tr("&Filter requests"), this, [this] {
         showView(View::Requests);
         if (auto *edit = m_requests->findChild<QLineEdit *>(u"requestFilter"_s))
@@ -310,12 +333,26 @@ void MainWindow::createActions()
     find->setShortcut(QKeySequence::Find);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Switchyard"), this, [this] {
-        QMessageBox::about(this, tr("About Switchyard"),
-                           tr("<b>Switchyard %1</b><p>A control panel with an embedded OpenAI-compatible gateway "
-                              "for self-hosted LLM nodes.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+    QAction *docs = help->addAction(tr("&Documentation"), this, [] { QDesktopServices::openUrl(documentationUrl()); });
+    docs->setObjectName(u"documentationAction"_s);
+    docs->setShortcut(QKeySequence::HelpContents);
+    docs->setToolTip(documentationUrl().toString());
+    help->addSeparator();
+    QAction *about = help->addAction(tr("&About Switchyard"), this, [this] {
+        // The application's icon, not the window's (which is the gateway's state).
+        auto *box = new QMessageBox(QMessageBox::NoIcon, tr("About Switchyard"),
+                                    tr("<b>Switchyard %1</b><p>A control panel with an embedded OpenAI-compatible "
+                                       "gateway for self-hosted LLM nodes.</p><p>Documentation: <a href=\"%2\">%2</a></p>")
+                                        .arg(QCoreApplication::applicationVersion(), documentationUrl().toString()),
+                                    QMessageBox::Ok, this);
+        box->setObjectName(u"aboutBox"_s);
+        box->setTextFormat(Qt::RichText);
+        box->setIconPixmap(QIcon(u":/icons/switchyard-256.png"_s).pixmap(64, 64));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
+    about->setObjectName(u"aboutAction"_s);
+    about->setMenuRole(QAction::AboutRole);
 
     QToolBar *bar = addToolBar(tr("Gateway"));
     bar->setObjectName(u"gatewayToolBar"_s);
@@ -355,6 +392,11 @@ void MainWindow::createTray()
         }
     });
     m_tray->show();
+}
+
+QUrl MainWindow::documentationUrl()
+{
+    return QUrl(DocumentationUrl);
 }
 
 QString MainWindow::lastConfigPath()
@@ -617,6 +659,68 @@ void MainWindow::syncGatewayActions()
     }
     m_copyUrl->setEnabled(m_gateway ? running : !m_link->apiUrl().isEmpty());
     m_toggle->setIcon(gatewayToggleIcon(accepting));
+    updateGatewayBanner();
+}
+
+void MainWindow::updateGatewayBanner()
+{
+    GatewayOutageInput in;
+    in.local = m_gateway != nullptr;
+    in.link = m_linkStatus;
+    in.haveStatus = m_status.has_value();
+    in.lastStartFailed = m_lastStartFailed;
+    if (m_gateway) {
+        // Asked directly, like the toggle: a start or a stop shows at once.
+        in.running = m_gateway->isRunning();
+        in.stopping = m_gateway->isStopping();
+        in.paused = m_gateway->isPaused();
+        in.hasNodes = !m_gateway->config().providers.empty();
+    } else if (m_status) {
+        in.running = m_status->running;
+        in.stopping = m_status->stopping;
+        in.paused = m_status->running && !m_status->stopping && !m_status->accepting;
+    }
+    in.inFlight = m_status ? m_status->inFlight : 0;
+    const GatewayOutage outage = gatewayOutage(in);
+    // Since when: the moment the window saw it change (off and failed to start are one outage), or for a
+    // gateway out of sight, its last answer.
+    auto group = [](GatewayOutage o) { return o == GatewayOutage::Failed ? GatewayOutage::Off : o; };
+    if (group(outage) != group(m_outage) || m_outageSinceMs == 0)
+        m_outageSinceMs = QDateTime::currentMSecsSinceEpoch();
+    m_outage = outage;
+    qint64 since = m_outageSinceMs;
+    if (outage == GatewayOutage::Unseen && m_linkStatus.lastAnswerMs > 0)
+        since = m_linkStatus.lastAnswerMs;
+    const GatewayBannerContent content = gatewayBannerContent(outage, in, since);
+    const GatewayIndicator look = outage == GatewayOutage::Failed     ? GatewayIndicator::Failed
+                                  : outage == GatewayOutage::Stopping ? GatewayIndicator::Stopping
+                                  : outage == GatewayOutage::Paused   ? GatewayIndicator::Paused
+                                  : outage == GatewayOutage::Unseen   ? GatewayIndicator::Unreachable
+                                                                      : GatewayIndicator::Off;
+    m_stateBanner->setContent(outage, content, gatewayIndicatorIcon(look));
+    // The Nodes view: not receiving traffic (greyed, and its state says so) while the gateway takes none.
+    m_nodes->model()->setTrafficNote(outage == GatewayOutage::Unseen ? QString() : content.nodesNote);
+}
+
+void MainWindow::onGatewayBannerAction(GatewayOutage outage)
+{
+    switch (outage) {
+    case GatewayOutage::Off:
+    case GatewayOutage::Failed:
+    case GatewayOutage::Paused:
+        startGateway(); // this process's starts (or resumes); a remote one resumes over the link
+        break;
+    case GatewayOutage::None:
+    case GatewayOutage::Stopping:
+    case GatewayOutage::Unseen:
+        break;
+    }
+    syncGatewayActions();
+}
+
+QString MainWindow::gatewayBannerText() const
+{
+    return m_stateBanner->text();
 }
 
 void MainWindow::updateIndicator()
@@ -687,6 +791,8 @@ void MainWindow::onStatus(const link::GatewayStatus &s)
     updateStatusBar();
     if (!m_gateway || m_gateway->isStopping() != !m_toggle->isEnabled())
         syncGatewayActions();
+    else
+        updateGatewayBanner(); // (the requests in flight while stopping, nodes configured since)
 }
 
 void MainWindow::onLinkStatus(const link::LinkStatus &s)
@@ -696,15 +802,11 @@ void MainWindow::onLinkStatus(const link::LinkStatus &s)
     const bool seen = s.state == link::LinkState::Connected;
     if (seen && !wasSeen)
         m_remoteConfigWanted = true;
-    // Until it answers again, what the Nodes view shows is only the last thing the gateway said.
-    m_nodes->model()->setStale(!seen && s.state != link::LinkState::Connecting, linkStateText(s));
-    if (!seen && s.state != link::LinkState::Connecting) {
-        showError(u"<b>"_s % tr("The panel cannot see the gateway %1.").arg(m_link->displayName()).toHtmlEscaped()
-                  % u"</b> "_s % linkStateText(s).toHtmlEscaped());
-        m_banner->setProperty("link", true);
-    } else if (seen && !wasSeen && m_banner->property("link").toBool()) {
-        hideBanner();
-    }
+    // Until it answers again, what the Nodes view shows is only the last thing the gateway said (the
+    // gateway banner says so, with the reason).
+    const bool lost = !seen && s.state != link::LinkState::Connecting;
+    m_nodes->model()->setStale(lost, linkStateText(s));
+    m_nodes->setNodeActionsEnabled(!lost, tr("The panel cannot see the gateway now"));
     updateIndicator();
     updateStatusBar();
     syncGatewayActions();
@@ -791,7 +893,6 @@ MainWindow::View MainWindow::currentView() const
 
 void MainWindow::showError(const QString &html)
 {
-    m_banner->setProperty("link", false); // (set again by a link problem's own banner)
     m_banner->setProperty("kind", u"error"_s);
     m_banner->setStyleSheet(u"QFrame#banner { background: #fdecea; border: 1px solid #d43c3c; border-radius: 4px; }"
                             " QFrame#banner QLabel { color: #5f1512; background: transparent; }"_s);
@@ -801,7 +902,6 @@ void MainWindow::showError(const QString &html)
 
 void MainWindow::showNote(const QString &text)
 {
-    m_banner->setProperty("link", false);
     m_banner->setProperty("kind", u"note"_s);
     m_banner->setStyleSheet(u"QFrame#banner { background: #fff4de; border: 1px solid #e08e00; border-radius: 4px; }"
                             " QFrame#banner QLabel { color: #4a3000; background: transparent; }"_s);
@@ -816,7 +916,6 @@ QString MainWindow::bannerText() const
 
 void MainWindow::hideBanner()
 {
-    m_banner->setProperty("link", false);
     m_banner->hide();
     m_bannerText->clear();
 }
@@ -832,27 +931,46 @@ void MainWindow::requestQuit()
             return;
         }
     }
-    // A remote gateway keeps running when its panel quits.
-    const qint64 inFlight = m_gateway ? m_gateway->snapshot().inFlight : 0;
-    if (!m_gateway || !m_gateway->isRunning() || inFlight == 0) {
+    // A remote gateway keeps running when its panel quits; this process's stops with it, so quitting
+    // while it runs is asked about (never when it is off with nothing in flight).
+    if (!m_gateway || (!m_gateway->isRunning() && !m_gateway->isStopping())) {
         quitDraining();
         return;
     }
+    const qint64 inFlight = m_gateway->snapshot().inFlight;
     auto *box = new QMessageBox(QMessageBox::Question, tr("Quit Switchyard"),
-                                tr("Requests in flight through the gateway: %1.").arg(inFlight),
+                                inFlight > 0 ? tr("The gateway stops with the panel. Requests in flight through it: %1.")
+                                                   .arg(QLocale().toString(inFlight))
+                                             : tr("The gateway stops with the panel: clients using it get no answer "
+                                                  "until it runs again."),
                                 QMessageBox::NoButton, this);
     box->setObjectName(u"quitQuestion"_s);
-    box->setInformativeText(tr("Let them finish (up to %1 s), or cut them now?")
-                                .arg(m_gateway->config().settings.drainTimeoutMs / 1000));
-    QPushButton *drain = box->addButton(tr("Let them finish, then quit"), QMessageBox::AcceptRole);
-    QPushButton *cut = box->addButton(tr("Quit now"), QMessageBox::DestructiveRole);
+    const QString headless = tr("To keep a gateway running without the panel, run it headless: "
+                                "switchyard --headless --config FILE (see the documentation).");
+    box->setInformativeText(inFlight > 0 ? tr("Let them finish (up to %1 s), or cut them now?")
+                                                   .arg(m_gateway->config().settings.drainTimeoutMs / 1000)
+                                               % u"\n\n"_s % headless
+                                         : headless);
+    QPushButton *drain = nullptr;
+    QPushButton *cut = nullptr;
+    if (inFlight > 0) {
+        drain = box->addButton(tr("Let them finish, then quit"), QMessageBox::AcceptRole);
+        cut = box->addButton(tr("Quit now"), QMessageBox::DestructiveRole);
+        box->setDefaultButton(drain);
+    } else {
+        drain = box->addButton(tr("Quit"), QMessageBox::AcceptRole);
+        box->setDefaultButton(drain);
+    }
+    drain->setObjectName(u"quitButton"_s);
+    if (cut)
+        cut->setObjectName(u"quitNowButton"_s);
     box->addButton(QMessageBox::Cancel);
-    box->setDefaultButton(drain);
+    box->setEscapeButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::buttonClicked, this, [this, drain, cut](QAbstractButton *b) {
         if (b == drain) {
             quitDraining();
-        } else if (b == cut) {
+        } else if (cut && b == cut) {
             m_quitting = true;
             m_gateway->stopNow();
             completeQuit();

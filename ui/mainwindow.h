@@ -2,7 +2,9 @@
 
 // The panel's main window: one tab per view (Nodes, Charts, Requests, Config editor, Chat, Benchmark), a
 // toolbar and menu with the gateway toggle, a status bar with the gateway's state and rates, and a
-// system-tray icon whose colour tells the state (when the platform has a tray).
+// system-tray icon whose colour tells the state (when the platform has a tray). While the gateway takes
+// no traffic (off, paused, stopping, or out of sight) a banner above every view says so, since when, and
+// offers the fix (ui/gatewaybanner.h).
 // Every view sees the gateway through one link::GatewayLink: the gateway of this process
 // (LocalGatewayLink) or a remote one over its management API. The window never touches a socket. The
 // title and the status bar always say which gateway is shown, and a link that cannot see its gateway
@@ -16,6 +18,7 @@
 #include "config/config.h"
 #include "gateway.h"
 #include "link/gatewaylink.h"
+#include "gatewaybanner.h"
 #include "simnode/simoptions.h"
 #include "language.h"
 #include "statusicons.h"
@@ -102,7 +105,9 @@ public:
     void setNodeDraining(const QString &node, bool drained); // over the link, local or remote
     void setSimulatedFault(const QString &node, sim::FaultMode mode); // off the GUI thread
 
-    // Quitting: asks when requests are in flight (drain, cut, cancel); quitDraining() does not ask.
+    // Quitting: while this process's gateway runs, asks first, since the gateway stops with the panel
+    // (with requests in flight: let them finish, cut them, or cancel; else quit or cancel). A remote
+    // window never asks (its gateway keeps running). quitDraining() does not ask.
     void requestQuit();
     void quitDraining();
 
@@ -115,6 +120,9 @@ public:
     void showNote(const QString &text);
     QString bannerText() const;
     void hideBanner();
+    // The gateway's state banner (off, paused, stopping, out of sight); its text is empty while hidden.
+    GatewayBanner *gatewayBanner() const { return m_stateBanner; }
+    QString gatewayBannerText() const;
 
     NodesView *nodesView() const { return m_nodes; }
     ChartsView *chartsView() const { return m_charts; }
@@ -137,6 +145,8 @@ public:
 
     // The last config file opened (QSettings), for start-up without --config.
     static QString lastConfigPath();
+    // Where Help ▸ Documentation goes: the README and docs/ on the project page.
+    static QUrl documentationUrl();
 
     // The first-run welcome (demo, own config, or "Add my nodes"), window-modal; also File ▸ Add nodes.
     // Returns the dialog (it deletes itself when closed) so tests can drive it.
@@ -163,6 +173,8 @@ private:
     void updateStatusBar();
     void syncGatewayActions();
     void updateIndicator();
+    void updateGatewayBanner();
+    void onGatewayBannerAction(GatewayOutage outage);
     void openConfigInteractive();
     void connectConfig();
     void onConfigApplied(const Gateway::ApplyResult &result, const QString &source);
@@ -190,6 +202,9 @@ private:
     GatewaysView *m_gateways;
     QFrame *m_banner;
     QLabel *m_bannerText;
+    GatewayBanner *m_stateBanner;
+    GatewayOutage m_outage = GatewayOutage::None;
+    qint64 m_outageSinceMs = 0;
     QLabel *m_stateIcon;
     QLabel *m_stateText;
     QLabel *m_gatewayText;

@@ -92,6 +92,8 @@ QVariant NodesModel::display(const NodeRow &row, int column) const
     const link::NodeStatus &n = row.status;
     switch (Column(column)) {
     case State:
+        if (!m_stale && !m_trafficNote.isEmpty())
+            return tr("%1, no traffic").arg(nodeStateText(n.state));
         return nodeStateText(n.state);
     case Name:
         return n.name;
@@ -169,6 +171,8 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
     const link::NodeStatus &n = row.status;
     const bool down = n.state == health::NodeState::Down;
     const int column = index.column();
+    // Greyed, without the state's colour: a gateway the panel cannot see, or one that takes no traffic.
+    const bool dimmed = m_stale || !m_trafficNote.isEmpty();
     switch (role) {
     case Qt::DisplayRole:
         return display(row, column);
@@ -180,11 +184,13 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
         return int(n.state);
     case Qt::DecorationRole:
         if (column == State)
-            return m_stale ? nodeStateIcon(health::NodeState::Unknown) : nodeStateIcon(n.state);
+            return dimmed ? nodeStateIcon(health::NodeState::Unknown) : nodeStateIcon(n.state);
         return {};
     case Qt::ToolTipRole:
         if (m_stale && (column == State || column == Name))
             return tr("Last known: %1. The panel cannot see the gateway now: %2").arg(nodeStateText(n.state), m_staleReason);
+        if (!m_trafficNote.isEmpty() && (column == State || column == Name))
+            return tr("%1.\nLast health check: %2: %3").arg(m_trafficNote, nodeStateText(n.state), row.description.reason);
         if (column == State || column == Name)
             return QString(nodeStateText(n.state) % u": "_s % row.description.reason);
         if (column == ErrorRate)
@@ -197,13 +203,13 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
                      formatLatency(n.window.ttftP95Ms));
         return {};
     case Qt::ForegroundRole:
-        if (m_stale)
+        if (dimmed)
             return QColor(128, 128, 128);
         if (down && (column == Queue || column == KvCache))
             return QColor(128, 128, 128); // the last reading before it went down
         return {};
     case Qt::BackgroundRole: {
-        if (m_stale)
+        if (dimmed)
             return {};
         // A translucent tint so it works on light and dark palettes alike.
         if (down)
@@ -229,6 +235,17 @@ void NodesModel::setStale(bool stale, const QString &reason)
     m_staleReason = reason;
     if (!m_nodes.isEmpty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit dimmingChanged();
+}
+
+void NodesModel::setTrafficNote(const QString &note)
+{
+    if (note == m_trafficNote)
+        return;
+    m_trafficNote = note;
+    if (!m_nodes.isEmpty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit dimmingChanged();
 }
 
 QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -252,8 +269,10 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
         case Queue:
             return tr("Run / wait");
         case KvCache:
+            //: Column header, kept short: the node's KV-cache usage (vLLM). Translate it (e.g. "KV 缓存").
             return tr("KV cache");
         case TokensPerSec:
+            //: Column header, kept short: completion tokens generated per second. Translate it (e.g. "令牌/秒").
             return tr("Tokens/s");
         case RequestsPerSec:
             return tr("Req/s");

@@ -63,9 +63,19 @@ public:
     // greyed and without the state's colour, so a lost gateway's nodes never look healthy. reason: why.
     void setStale(bool stale, const QString &reason = {});
     bool isStale() const { return m_stale; }
+    // The gateway takes no traffic (off, paused, stopping): the nodes are greyed like stale ones and
+    // their state says so, so a switched-off gateway's nodes never look as if they were serving. note:
+    // what the rows say ("Not receiving traffic: the gateway is off"); empty: taking traffic.
+    void setTrafficNote(const QString &note);
+    QString trafficNote() const { return m_trafficNote; }
     const NodeRow *node(int row) const;
     int rowOf(const QString &name) const;
 
+signals:
+    // setStale or setTrafficNote changed how the rows look (the detail pane follows).
+    void dimmingChanged();
+
+public:
     // Display helpers, shared with the detail pane.
     static QString formatRate(double perSecond);
     static QString formatLatency(std::optional<double> ms);
@@ -74,6 +84,7 @@ public:
 private:
     bool m_stale = false;
     QString m_staleReason;
+    QString m_trafficNote;
     QVariant display(const NodeRow &n, int column) const;
     QVariant sortValue(const NodeRow &n, int column) const;
 

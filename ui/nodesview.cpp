@@ -18,6 +18,8 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::Literals::StringLiterals;
@@ -42,11 +44,15 @@ NodesView::NodesView(QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
+    // Numbers as wide as they need; the models column takes what is left, so the table fills the width.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(NodesModel::Models, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->setIconSize(QSize(16, 16));
     connect(m_table, &QWidget::customContextMenuRequested, this, &NodesView::showContextMenu);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NodesView::updateDetail);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NodesView::onSelectionChanged);
+    connect(m_model, &NodesModel::dimmingChanged, this, &NodesView::updateDetail);
 
     m_detail->setObjectName(u"nodeDetail"_s);
     m_detail->setOpenLinks(false);
@@ -58,6 +64,13 @@ NodesView::NodesView(QWidget *parent)
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setSizes({240, 420}); // a fleet of a few nodes fits; the detail pane gets the rest
+    createToolBar();
+    auto *nodesPage = new QWidget(this);
+    auto *nl = new QVBoxLayout(nodesPage);
+    nl->setContentsMargins(0, 0, 0, 0);
+    nl->setSpacing(0);
+    nl->addWidget(m_toolBar);
+    nl->addWidget(splitter, 1);
 
     // The start page: shown while no node is configured.
     auto *empty = new QWidget(this);
@@ -103,10 +116,96 @@ NodesView::NodesView(QWidget *parent)
     el->addStretch(2);
 
     m_stack->addWidget(empty);
-    m_stack->addWidget(splitter);
+    m_stack->addWidget(nodesPage);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
+}
+
+void NodesView::createToolBar()
+{
+    m_toolBar = new QToolBar(tr("Node actions"), this);
+    m_toolBar->setObjectName(u"nodeToolBar"_s);
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolBar->setIconSize(QSize(16, 16));
+    m_selectedLabel = new QLabel(m_toolBar);
+    m_selectedLabel->setObjectName(u"toolbarSelectedNode"_s);
+    m_selectedLabel->setContentsMargins(4, 0, 6, 0);
+    m_toolBar->addWidget(m_selectedLabel);
+    m_drainAction = m_toolBar->addAction(tr("&Drain"));
+    m_drainAction->setObjectName(u"toolbarDrainAction"_s);
+    connect(m_drainAction, &QAction::triggered, this, [this] {
+        const NodeRow *n = m_model->node(m_model->rowOf(selectedNode()));
+        if (n)
+            emit drainRequested(n->status.name, !n->status.draining);
+    });
+    m_probeAction = m_toolBar->addAction(tr("&Probe now"));
+    m_probeAction->setObjectName(u"toolbarProbeAction"_s);
+    m_probeAction->setToolTip(tr("Run the node's health checks now instead of at the next interval"));
+    connect(m_probeAction, &QAction::triggered, this, [this] {
+        if (const QString node = selectedNode(); !node.isEmpty())
+            emit probeRequested(node);
+    });
+    m_chatAction = m_toolBar->addAction(tr("Open in c&hat"));
+    m_chatAction->setObjectName(u"toolbarChatAction"_s);
+    m_chatAction->setToolTip(tr("Chat with this node's model, pinned to this node"));
+    connect(m_chatAction, &QAction::triggered, this, [this] {
+        if (const QString node = selectedNode(); !node.isEmpty())
+            emit openInChatRequested(node);
+    });
+    // The demo's fault modes: a drop-down, filled when opened so its check mark is the node's fault now.
+    m_faultButton = new QToolButton(m_toolBar);
+    m_faultButton->setObjectName(u"toolbarFaultButton"_s);
+    m_faultButton->setText(tr("Simulated &fault"));
+    m_faultButton->setToolTip(tr("Make this simulated node misbehave, to see what the gateway does"));
+    m_faultButton->setPopupMode(QToolButton::InstantPopup);
+    auto *faults = new QMenu(m_faultButton);
+    faults->setObjectName(u"toolbarFaultMenu"_s);
+    connect(faults, &QMenu::aboutToShow, this, [this, faults] {
+        faults->clear();
+        addFaultActions(faults, selectedNode());
+    });
+    m_faultButton->setMenu(faults);
+    m_faultButtonAction = m_toolBar->addWidget(m_faultButton);
+    updateToolBar();
+}
+
+void NodesView::setNodeActionsEnabled(bool enabled, const QString &why)
+{
+    m_actionsEnabled = enabled;
+    m_actionsDisabledWhy = why;
+    updateToolBar();
+}
+
+void NodesView::onSelectionChanged()
+{
+    updateToolBar();
+    updateDetail();
+}
+
+void NodesView::updateToolBar()
+{
+    const NodeRow *n = m_model->node(m_model->rowOf(selectedNode()));
+    const bool draining = n && n->status.draining;
+    const QString label = n ? tr("Node %1:").arg(n->status.name) : tr("Select a node:");
+    if (m_selectedLabel->text() != label)
+        m_selectedLabel->setText(label);
+    m_drainAction->setText(draining ? tr("&Enable") : tr("&Drain"));
+    const bool can = n && m_actionsEnabled;
+    for (QAction *a : {m_drainAction, m_probeAction})
+        a->setEnabled(can);
+    m_chatAction->setEnabled(n != nullptr);
+    const QString why = !n ? tr("Select a node first") : m_actionsDisabledWhy;
+    m_drainAction->setToolTip(!can ? why
+                              : draining ? tr("Send new requests to this node again")
+                                         : tr("Send no new requests to this node; requests in flight finish"));
+    if (!can)
+        m_probeAction->setToolTip(why);
+    else
+        m_probeAction->setToolTip(tr("Run the node's health checks now instead of at the next interval"));
+    const bool simulated = n && m_simulated.contains(n->status.name);
+    m_faultButtonAction->setVisible(!m_simulated.isEmpty());
+    m_faultButton->setEnabled(simulated);
 }
 
 NodeRow NodesView::rowOf(const link::NodeStatus &status) const
@@ -136,6 +235,7 @@ void NodesView::setStatus(const link::GatewayStatus &status)
     if (hasNodes && !m_hadNodes && !m_table->selectionModel()->hasSelection())
         m_table->selectRow(0);
     m_hadNodes = hasNodes;
+    updateToolBar();
     updateDetail();
 }
 
@@ -152,6 +252,7 @@ void NodesView::clear()
     m_model->setNodes({});
     m_stack->setCurrentIndex(0);
     m_hadNodes = false;
+    updateToolBar();
     updateDetail();
 }
 
@@ -160,6 +261,7 @@ void NodesView::setSimulatedNodes(SimulatedNodes nodes)
     m_simulated = std::move(nodes);
     if (m_status)
         setStatus(*m_status);
+    updateToolBar();
 }
 
 void NodesView::setLocalActionsAvailable(bool available)
@@ -190,9 +292,13 @@ void NodesView::updateDetail()
     if (n) {
         const NodeDescription &h = n->description;
         const link::NodeStatus &c = n->status;
-        const QString colour = nodeStateColor(c.state).name();
+        // Not the state's colour while the gateway takes no traffic or cannot be seen: nothing looks healthy then.
+        const bool dimmed = m_model->isStale() || !m_model->trafficNote().isEmpty();
+        const QString colour = dimmed ? u"#808080"_s : nodeStateColor(c.state).name();
         html += u"<h3 style='margin:0'>"_s % c.name.toHtmlEscaped() % u" &nbsp;<span style='color:"_s % colour
                 % u"'>\u25CF "_s % nodeStateText(c.state).toHtmlEscaped() % u"</span></h3>"_s;
+        if (!m_model->trafficNote().isEmpty() && !m_model->isStale())
+            html += u"<p style='margin-top:4px'><b>"_s % m_model->trafficNote().toHtmlEscaped() % u"</b></p>"_s;
         html += u"<p style='margin-top:4px'>"_s % h.reason.toHtmlEscaped().replace(u'\n', u"<br>"_s) % u"</p>"_s;
         html += u"<table cellspacing='0' cellpadding='2'><tr><td valign='top' style='padding-right:28px'>"_s;
         // Traffic, as the gateway sees it.
@@ -282,31 +388,39 @@ QMenu *NodesView::buildContextMenu(const QString &node, QWidget *parent)
         menu->addSeparator();
         QMenu *faults = menu->addMenu(tr("Simulated &fault"));
         faults->setObjectName(u"faultMenu"_s);
-        auto *group = new QActionGroup(faults);
-        const struct
-        {
-            sim::FaultMode mode;
-            const char *label;
-        } modes[] = {
-            {sim::FaultMode::Healthy, QT_TR_NOOP("Healthy (no fault)")},
-            {sim::FaultMode::Slow, QT_TR_NOOP("Slow (4\u00d7 slower)")},
-            {sim::FaultMode::Error500, QT_TR_NOOP("Answer with HTTP 500")},
-            {sim::FaultMode::DropStream, QT_TR_NOOP("Cut streams after a few tokens")},
-            {sim::FaultMode::Hang, QT_TR_NOOP("Hang (accept, never answer)")},
-            {sim::FaultMode::Refuse, QT_TR_NOOP("Refuse connections")},
-            {sim::FaultMode::EngineDead, QT_TR_NOOP("Engine dead")},
-        };
-        for (const auto &m : modes) {
-            QAction *a = faults->addAction(tr(m.label));
-            a->setCheckable(true);
-            a->setObjectName(u"fault-"_s % sim::faultModeName(m.mode));
-            a->setChecked(n->description.simulatedFault == sim::faultModeName(m.mode));
-            group->addAction(a);
-            const sim::FaultMode mode = m.mode;
-            connect(a, &QAction::triggered, this, [this, node, mode] { emit faultRequested(node, mode); });
-        }
+        addFaultActions(faults, node);
     }
     return menu;
+}
+
+void NodesView::addFaultActions(QMenu *faults, const QString &node)
+{
+    const NodeRow *n = m_model->node(m_model->rowOf(node));
+    if (!n || !m_simulated.contains(node))
+        return;
+    auto *group = new QActionGroup(faults);
+    const struct
+    {
+        sim::FaultMode mode;
+        const char *label;
+    } modes[] = {
+        {sim::FaultMode::Healthy, QT_TR_NOOP("Healthy (no fault)")},
+        {sim::FaultMode::Slow, QT_TR_NOOP("Slow (4\u00d7 slower)")},
+        {sim::FaultMode::Error500, QT_TR_NOOP("Answer with HTTP 500")},
+        {sim::FaultMode::DropStream, QT_TR_NOOP("Cut streams after a few tokens")},
+        {sim::FaultMode::Hang, QT_TR_NOOP("Hang (accept, never answer)")},
+        {sim::FaultMode::Refuse, QT_TR_NOOP("Refuse connections")},
+        {sim::FaultMode::EngineDead, QT_TR_NOOP("Engine dead")},
+    };
+    for (const auto &m : modes) {
+        QAction *a = faults->addAction(tr(m.label));
+        a->setCheckable(true);
+        a->setObjectName(u"fault-"_s % sim::faultModeName(m.mode));
+        a->setChecked(n->description.simulatedFault == sim::faultModeName(m.mode));
+        group->addAction(a);
+        const sim::FaultMode mode = m.mode;
+        connect(a, &QAction::triggered, this, [this, node, mode] { emit faultRequested(node, mode); });
+    }
 }
 
 void NodesView::showContextMenu(const QPoint &pos)

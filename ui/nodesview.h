@@ -1,8 +1,9 @@
 #pragma once
 
-// The Nodes view: the nodes table (state with colour, icon and reason), a detail pane for the selected
-// node (its state and reason, recent errors, metrics highlights) and a context menu with the node
-// actions. It shows what a GatewayLink reports (setStatus, and the request log for each node's recent
+// The Nodes view: a toolbar with the node actions for the selected node (drain or enable, probe, chat,
+// and the demo's faults), the nodes table (state with colour, icon and reason), a detail pane for the
+// selected node (its state and reason, recent errors, metrics highlights) and a context menu with the
+// same node actions. It shows what a GatewayLink reports (setStatus, and the request log for each node's recent
 // errors), the same for the gateway of this process and a remote one. With no nodes configured it shows
 // a start page offering the demo or a config file.
 
@@ -16,8 +17,12 @@
 #include <QSet>
 #include <QWidget>
 
+class QAction;
+class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
+class QToolBar;
+class QToolButton;
 class QStackedWidget;
 class QTableView;
 class QTextBrowser;
@@ -37,6 +42,7 @@ public:
     NodesModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QTextBrowser *detail() const { return m_detail; }
+    QToolBar *toolBar() const { return m_toolBar; }
 
     void setStatus(const link::GatewayStatus &status);
     // Finished requests as the link delivers them, oldest first: each node's failed ones are its recent errors.
@@ -52,6 +58,9 @@ public:
     QString selectedNode() const;
     // The context menu of a node, as the table shows it (public for tests).
     QMenu *buildContextMenu(const QString &node, QWidget *parent);
+    // Whether the link can take node actions now (a remote gateway out of sight cannot); why: the
+    // disabled toolbar's tooltip.
+    void setNodeActionsEnabled(bool enabled, const QString &why = {});
 
 signals:
     void drainRequested(const QString &node, bool drain);
@@ -63,8 +72,13 @@ signals:
     void addNodesRequested();
 
 private:
+    void createToolBar();
+    void updateToolBar();
+    void onSelectionChanged();
     void updateDetail();
     void showContextMenu(const QPoint &pos);
+    // The demo's fault modes for a simulated node, the current one checked (context menu and toolbar).
+    void addFaultActions(QMenu *faults, const QString &node);
     NodeRow rowOf(const link::NodeStatus &status) const;
 
     NodesModel *m_model;
@@ -77,6 +91,16 @@ private:
     RecentErrors m_errors;
     std::optional<link::GatewayStatus> m_status;
     QWidget *m_localActions = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QLabel *m_selectedLabel = nullptr;
+    QAction *m_drainAction = nullptr;
+    QAction *m_probeAction = nullptr;
+    QAction *m_chatAction = nullptr;
+    QToolButton *m_faultButton = nullptr;
+    QAction *m_faultButtonAction = nullptr; // the button's place in the toolbar (hidden off the demo)
+    QString m_toolBarNode;                  // the node the toolbar's fault menu was built for
+    bool m_actionsEnabled = true;
+    QString m_actionsDisabledWhy;
     bool m_hadNodes = false;
 };
 

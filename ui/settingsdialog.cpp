@@ -16,10 +16,9 @@ SettingsDialog::SettingsDialog(i18n::Language running, QWidget *parent)
     setObjectName(u"settingsDialog"_s);
     setWindowTitle(tr("Settings"));
 
-    const QLocale system = QLocale::system();
     // The system entry names what the system is set to, in that language, so the choice is informed.
     m_language->setObjectName(u"languageCombo"_s);
-    m_language->addItem(tr("System (%1)").arg(system.nativeLanguageName()), int(i18n::Language::System));
+    m_language->addItem(systemEntryText(QLocale::system()), int(i18n::Language::System));
     m_language->addItem(i18n::nativeName(i18n::Language::English), int(i18n::Language::English));
     m_language->addItem(i18n::nativeName(i18n::Language::ChineseSimplified),
                         int(i18n::Language::ChineseSimplified));
@@ -49,6 +48,15 @@ SettingsDialog::SettingsDialog(i18n::Language running, QWidget *parent)
     layout->addWidget(buttons);
     setMinimumWidth(420);
     updateRestartNote();
+}
+
+QString SettingsDialog::systemEntryText(const QLocale &system)
+{
+    QString name = system.nativeLanguageName();
+    if (name.isEmpty() || system.language() == QLocale::C)
+        name = i18n::nativeName(i18n::Language::English);
+    //: The language setting's first entry: follow the system's language, named in parentheses.
+    return tr("System (%1)").arg(name);
 }
 
 i18n::Language SettingsDialog::language() const

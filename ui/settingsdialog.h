@@ -30,6 +30,10 @@ public:
 
     void accept() override; // stores the settings
 
+    // The "System" entry: names what the system is set to, in that language ("System (Deutsch)"); a
+    // locale that names no language (C, POSIX) is shown as what the panel then speaks, English.
+    static QString systemEntryText(const QLocale &system);
+
 private:
     void updateRestartNote();
 

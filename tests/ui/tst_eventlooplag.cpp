@@ -77,6 +77,19 @@ private slots:
         QVERIFY2(probe.recent().windowMax() >= 200.0, qPrintable(probe.summary()));
         QVERIFY(probe.summary().contains(u"max"));
     }
+
+    void probeRunsOnlyWhenThePerfScriptsAsk()
+    {
+        // The operator's window has no lag probe; bench/perf/bench-guilag.sh sets SWITCHYARD_LAG_REPORT=1.
+        QObject owner;
+        qunsetenv("SWITCHYARD_LAG_REPORT");
+        QVERIFY(!installLagProbeIfAsked(&owner));
+        qputenv("SWITCHYARD_LAG_REPORT", "1");
+        EventLoopLagProbe *probe = installLagProbeIfAsked(&owner);
+        qunsetenv("SWITCHYARD_LAG_REPORT");
+        QVERIFY(probe);
+        QCOMPARE(probe->parent(), &owner);
+    }
 };
 
 QTEST_MAIN(TestEventLoopLag)

@@ -23,6 +23,9 @@
 #include <QAction>
 #include <QPlainTextEdit>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QToolBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -313,7 +316,13 @@ private slots:
         remote.reportLink(link::LinkState::Unreachable, u"connection refused"_s);
         QCOMPARE(window.indicator(), GatewayIndicator::Unreachable);
         QVERIFY2(window.statusText().contains(u"Unreachable: connection refused"_s), qPrintable(window.statusText()));
-        QVERIFY(window.bannerText().contains(u"connection refused"_s));
+        // The banner over every view says so (since its last answer), and node actions wait for it.
+        QVERIFY2(window.gatewayBannerText().contains(u"connection refused"_s), qPrintable(window.gatewayBannerText()));
+        QVERIFY(window.gatewayBannerText().contains(u"cannot see the gateway"_s));
+        QCOMPARE(window.gatewayBanner()->outage(), GatewayOutage::Unseen);
+        QVERIFY(!window.gatewayBanner()->actionButton()->isVisibleTo(window.gatewayBanner()));
+        window.nodesView()->selectNode(u"vllm-server1"_s);
+        QVERIFY(!window.nodesView()->toolBar()->findChild<QAction *>(u"toolbarDrainAction"_s)->isEnabled());
         QVERIFY(!window.gatewayToggleAction()->isEnabled()); // nothing to pause while it cannot be reached
         // The nodes it reported last are not shown as healthy while it cannot be seen.
         NodesModel *nodes = window.nodesView()->model();
@@ -332,8 +341,10 @@ private slots:
 
         remote.reportLink(link::LinkState::Connected);
         QCOMPARE(window.indicator(), GatewayIndicator::Running);
+        QVERIFY(window.gatewayBannerText().isEmpty());
         QVERIFY(window.bannerText().isEmpty());
         QVERIFY(!nodes->isStale());
+        QVERIFY(window.nodesView()->toolBar()->findChild<QAction *>(u"toolbarDrainAction"_s)->isEnabled());
     }
 
     void remoteToggleAndNodeActionsGoOverTheLink()
@@ -352,8 +363,24 @@ private slots:
         QCOMPARE(window.indicator(), GatewayIndicator::Paused);
         QVERIFY(!toggle->isChecked());
         QVERIFY(toggle->isEnabled());
-        toggle->trigger(); // on: resume
+        // Paused: the banner says so and its Resume goes over the link; the nodes take no traffic.
+        QCOMPARE(window.gatewayBanner()->outage(), GatewayOutage::Paused);
+        QVERIFY2(window.gatewayBannerText().contains(u"paused"_s), qPrintable(window.gatewayBannerText()));
+        QVERIFY(window.nodesView()->model()->trafficNote().contains(u"paused"_s));
+        window.gatewayBanner()->actionButton()->click();
         QCOMPARE(remote.accepts, (QList<bool>{false, true}));
+        toggle->trigger(); // on: resume (the status has not said so yet)
+        QCOMPARE(remote.accepts, (QList<bool>{false, true, true}));
+        remote.report(remoteStatus(true));
+        QVERIFY(window.gatewayBannerText().isEmpty());
+        QVERIFY(window.nodesView()->model()->trafficNote().isEmpty());
+
+        // The Nodes view's toolbar acts on the selected node over the link.
+        window.nodesView()->selectNode(u"vllm-server1"_s);
+        window.nodesView()->toolBar()->findChild<QAction *>(u"toolbarDrainAction"_s)->trigger();
+        QCOMPARE(remote.actions.size(), 1);
+        QCOMPARE(remote.actions[0].second, link::NodeAction::Drain);
+        remote.actions.clear();
 
         QMenu *menu = window.nodesView()->buildContextMenu(u"vllm-server1"_s, &window);
         menu->findChild<QAction *>(u"drainAction"_s)->trigger();
@@ -368,6 +395,13 @@ private slots:
         window.show();
         window.showView(MainWindow::View::Charts);
         QTRY_VERIFY(remote.historyReads.contains(u"vllm-server1"_s));
+
+        // Closing a remote window never asks: the remote gateway keeps running.
+        QSignalSpy finished(&window, &MainWindow::quitFinished);
+        window.close();
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!window.findChild<QMessageBox *>(u"quitQuestion"_s));
+        QVERIFY(remote.accepts.size() == 3); // nothing paused on the way out
     }
 
     void remoteApplyGoesOverTheLinkWithTheHash()

@@ -441,7 +441,10 @@ private slots:
         m_window->resize(1000, 700);
         m_window->showView(MainWindow::View::Requests);
         QSignalSpy finished(m_window.get(), &MainWindow::quitFinished);
-        m_window->requestQuit(); // nothing in flight: no question
+        m_window->requestQuit(); // nothing in flight, but the gateway stops with the panel: asked
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = m_window->findChild<QMessageBox *>(u"quitQuestion"_s)) && box->isVisible());
+        box->findChild<QPushButton *>(u"quitButton"_s)->click();
         QTRY_COMPARE(finished.size(), 1);
         QVERIFY(QSettings().contains(u"window/geometry"_s));
 
