@@ -135,10 +135,11 @@ private slots:
         QCOMPARE(node->completionTokens, exact->completion);
         // /metrics says the same.
         const TestResponse m = request(f.port, "GET", "/metrics");
-        QVERIFY(m.body.contains(QByteArray("switchyard_node_prompt_tokens_total{node=\"a\"} ") +
-                                QByteArray::number(exact->prompt) + '\n'));
-        QVERIFY(m.body.contains(QByteArray("switchyard_node_completion_tokens_total{node=\"a\"} ") +
-                                QByteArray::number(exact->completion) + '\n'));
+        const auto line = [](const char *metric, qint64 value) {
+            return QByteArray(QByteArray(metric) + "{node=\"a\"} " + QByteArray::number(value) + '\n');
+        };
+        QVERIFY(m.body.contains(line("switchyard_node_prompt_tokens_total", exact->prompt)));
+        QVERIFY(m.body.contains(line("switchyard_node_completion_tokens_total", exact->completion)));
 
         // A text completion too.
         const QByteArray prompt = "{\"model\":\"m1\",\"prompt\":\"Once upon\",\"max_tokens\":5,\"ignore_eos\":true,\"stream\":true}";
