@@ -345,7 +345,9 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     const QByteArrayView requestId = response.header("x-request-id");
     if (!requestId.isEmpty())
         headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
-    const qint64 length = response.framing() == http::ResponseParser::Framing::Length
+    // The usage filter changes the body's length: the client's framing then cannot be the node's.
+    const qint64 length = m_filterUsage ? -1
+                          : response.framing() == http::ResponseParser::Framing::Length
                               ? response.header("content-length").toLongLong()
                               : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
     m_sink->sendResponseHead(status, headers, length);
