@@ -31,6 +31,7 @@ void addSimNodeOptions(QCommandLineParser &p)
         {u"embedding-dim"_s, u"Embedding vector size (default %1)."_s.arg(d.text.embeddingDimensions), u"n"_s},
         {u"keep-alive-timeout-ms"_s, u"Idle keep-alive timeout (default %1, uvicorn's 5 s)."_s.arg(d.keepAliveTimeoutMs), u"ms"_s},
         {u"access-log"_s, u"Log one line per request."_s},
+        {u"no-stream-usage"_s, u"Never report usage in a stream, even with stream_options.include_usage."_s},
         {u"fault"_s, u"Start in a fault mode: healthy|error500|hang|refuse|drop-stream|slow|dead|garbage."_s, u"mode"_s},
         {u"error-fraction"_s, u"error500: share of requests that fail (default 1)."_s, u"0..1"_s},
         {u"drop-after-tokens"_s, u"drop-stream: tokens sent before the cut (default 8)."_s, u"n"_s},
@@ -85,6 +86,7 @@ Expected<SimNodeOptions, QString> simNodeOptionsFrom(const QCommandLineParser &p
     if (p.isSet(u"vllm-version"_s))
         o.vllmVersion = p.value(u"vllm-version"_s);
     o.accessLog = p.isSet(u"access-log"_s);
+    o.streamUsage = !p.isSet(u"no-stream-usage"_s);
 
     QString error;
     PerformanceParams &perf = o.performance;

@@ -40,6 +40,8 @@ struct SimNodeOptions
     QString apiKey;                              // like --api-key: /v1/* need "Bearer <key>"
     int keepAliveTimeoutMs = 5000;               // uvicorn's default idle keep-alive timeout
     bool accessLog = false;                      // one uvicorn-style line per request (qInfo)
+    bool streamUsage = true;                     // false: like a server without stream_options, a
+                                                 // stream never reports usage, even when asked
     PerformanceParams performance;
     TextOptions text;
     FaultMode fault = FaultMode::Healthy;

@@ -251,6 +251,10 @@ void SimServer::handleGeneration(SimConnection &c, const http::Request &r, Endpo
     if (injectRequestFault(c, r))
         return;
     GenerationRequest g = std::move(*parsed);
+    if (!m_options.streamUsage) {
+        g.includeUsage = false;
+        g.continuousUsage = false;
+    }
 
     // Same request, same text: with a request seed or a node seed, everything derives from it and the
     // prompt; otherwise each request gets fresh randomness.

@@ -58,7 +58,10 @@ QByteArray ChatRequest::body() const
     o.insert(u"model"_s, model);
     o.insert(u"messages"_s, messages);
     o.insert(u"stream"_s, true);
-    o.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}});
+    // The usage chunk gives the footer exact prompt and output tokens. vLLM's continuous_usage_stats
+    // puts the running usage in every chunk too, so a reply stopped early still shows its prompt
+    // tokens and the exact output so far instead of "?" and an estimate.
+    o.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}, {u"continuous_usage_stats"_s, true}});
     if (temperature)
         o.insert(u"temperature"_s, *temperature);
     if (maxTokens > 0)

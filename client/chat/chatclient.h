@@ -31,7 +31,8 @@ struct ChatRequest
     std::optional<double> temperature;
     int maxTokens = 0; // 0 = not sent
 
-    // The JSON body: stream on, with stream_options.include_usage so the last chunk carries the usage.
+    // The JSON body: stream on, with stream_options.include_usage so the last chunk carries the usage
+    // (and continuous_usage_stats, so every chunk does: a stopped reply knows its tokens too).
     QByteArray body() const;
 };
 

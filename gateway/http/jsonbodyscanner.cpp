@@ -250,7 +250,7 @@ private:
             return true;
         }
         qsizetype prevValueEnd = -1; // end of the previous member's value (for deleting with its comma)
-        bool seenModel = false, seenFallbacks = false, seenStream = false;
+        bool seenModel = false, seenFallbacks = false, seenStream = false, seenStreamOptions = false;
         for (;;) {
             skipWs();
             const qsizetype memberStart = m_pos;
@@ -273,6 +273,9 @@ private:
             } else if (key == "stream") {
                 seen = &seenStream;
                 duplicate = "duplicate \"stream\" member";
+            } else if (key == "stream_options") {
+                seen = &seenStreamOptions; // the gateway may rewrite it to ask for usage
+                duplicate = "duplicate \"stream_options\" member";
             }
             if (seen) {
                 if (*seen)
@@ -300,6 +303,7 @@ private:
             } else if (key == "stream_options") {
                 ok = value(1);
                 const QByteArrayView v = m_s.sliced(valueStart, m_pos - valueStart);
+                m_out.streamOptionsValue = {valueStart, m_pos};
                 // Only a flat {"include_usage": true} matters here; a loose match is enough for stats.
                 const qsizetype k = v.indexOf("\"include_usage\"");
                 if (k >= 0) {

@@ -34,6 +34,7 @@ struct ScannedBody
     Span fallbacksMember;            // the whole member to delete, with one adjoining comma
     bool stream = false;             // `stream: true`
     bool includeUsage = false;       // `stream_options: {"include_usage": true}`
+    Span streamOptionsValue;         // the value's bytes, where the gateway asks the node for usage
 };
 
 // Maximum nesting accepted; deeper documents are rejected rather than risking the stack.

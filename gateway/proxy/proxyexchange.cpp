@@ -340,6 +340,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_trial = false;
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");
+    m_filterUsage = m_usageAsked && m_sse;
     QByteArray headers;
     headers.reserve(160);
     if (!contentType.isEmpty())
@@ -351,7 +352,9 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     const QByteArrayView requestId = response.header("x-request-id");
     if (!requestId.isEmpty())
         headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
-    const qint64 length = response.framing() == http::ResponseParser::Framing::Length
+    // The usage filter changes the body's length: the client's framing then cannot be the node's.
+    const qint64 length = m_filterUsage ? -1
+                          : response.framing() == http::ResponseParser::Framing::Length
                               ? response.header("content-length").toLongLong()
                               : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
     m_sink->sendResponseHead(status, headers, length);
@@ -378,8 +381,12 @@ void ProxyExchange::upstreamBody(QByteArrayView data)
         m_node->runtime->health.recordTtft(attemptTtft);
         m_node->runtime->ttft.record(attemptTtft);
     }
-    m_usage.feed(data);
-    m_sink->sendResponseBody(data);
+    m_usage.feed(data); // the node's bytes, the usage the gateway asked for included
+    if (m_sse)
+        countTokens(); // tokens move the counters as they pass, not when the stream ends
+    const QByteArrayView forClient = m_filterUsage ? m_usageFilter.feed(data) : data;
+    if (!forClient.isEmpty())
+        m_sink->sendResponseBody(forClient);
     if (m_phase != Phase::Streaming)
         return; // the write failed and the client is gone: clientGone() ended this exchange
     if (m_stream)
@@ -417,6 +424,7 @@ void ProxyExchange::upstreamFinished()
     m_node->runtime->latency.record(m_attemptClock.elapsed());
     releaseConnection(true);
     m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
+    flushHeldEvent();
     m_sink->endResponse();
     finish(m_record.status);
 }
@@ -434,6 +442,7 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
         const QString msg = u"The node '"_s % m_node->name % u"' failed mid-response: "_s % error.message;
         if (m_sse) {
             // The status line is long gone: tell the client in the stream, as vLLM itself does.
+            flushHeldEvent();
             m_sink->sendResponseBody(
                 QByteArray("data: " + openAiErrorBody(502, msg, "upstream_error") + "\n\ndata: [DONE]\n\n"));
             m_sink->endResponse();
@@ -601,11 +610,40 @@ void ProxyExchange::gatewayStopping()
     if (m_sse) {
         // Mid-stream: the same in-stream error event and [DONE] as a node failing mid-response, so a
         // client library raises a clear error instead of reporting a truncated answer as complete.
+        flushHeldEvent();
         m_sink->sendResponseBody(
             QByteArray("data: " + openAiErrorBody(503, msg, "gateway_shutting_down") + "\n\ndata: [DONE]\n\n"));
         m_sink->endResponse();
     }
     finish(m_record.status, msg);
+}
+
+void ProxyExchange::countTokens()
+{
+    // Only the answering node's bytes reach the sniffer, so m_node is the node that generated them.
+    // The difference may be negative (an estimate above the exact usage), so totals end exact.
+    if (!m_node)
+        return;
+    stats::NodeCounters &c = m_node->runtime->counters;
+    const qint64 completion = std::max<qint64>(0, m_usage.completionTokens());
+    if (completion != m_countedCompletion) {
+        c.completionTokens.fetch_add(completion - m_countedCompletion, std::memory_order_relaxed);
+        m_countedCompletion = completion;
+    }
+    const qint64 prompt = std::max<qint64>(0, m_usage.promptTokens());
+    if (prompt != m_countedPrompt) {
+        c.promptTokens.fetch_add(prompt - m_countedPrompt, std::memory_order_relaxed);
+        m_countedPrompt = prompt;
+    }
+}
+
+void ProxyExchange::flushHeldEvent()
+{
+    if (!m_filterUsage)
+        return;
+    const QByteArray held = m_usageFilter.takeHeld();
+    if (!held.isEmpty())
+        m_sink->sendResponseBody(held);
 }
 
 void ProxyExchange::finish(int status, const QString &error)
@@ -621,13 +659,7 @@ void ProxyExchange::finish(int status, const QString &error)
     m_record.durationMs = m_clock.elapsed();
     m_record.promptTokens = m_usage.promptTokens();
     m_record.completionTokens = m_usage.completionTokens();
-    if (m_node && m_record.completionTokens > 0 && status < 400) {
-        m_node->runtime->counters.completionTokens.fetch_add(m_record.completionTokens,
-                                                             std::memory_order_relaxed);
-        if (m_record.promptTokens > 0)
-            m_node->runtime->counters.promptTokens.fetch_add(m_record.promptTokens,
-                                                             std::memory_order_relaxed);
-    }
+    countTokens(); // a stream's estimate reconciled with the exact usage; a whole answer counted now
     if (m_ctx.onFinished)
         m_ctx.onFinished(m_record);
     m_sink->exchangeFinished(this);

@@ -19,6 +19,7 @@
 #include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
+#include "proxy/usagechunkfilter.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 #include "stats/requestrecord.h"
@@ -72,6 +73,10 @@ public:
     void outputDrained() override;
     void gatewayStopping() override;
 
+    // The gateway asked the node for usage in the client's stead (proxy/usagerequest): take it back
+    // out of the stream the client receives.
+    void takeBackAskedUsage() { m_usageAsked = true; }
+
 private:
     // UpstreamListener
     void upstreamConnected() override;
@@ -104,6 +109,10 @@ private:
     // Stops timers and the node's request without a verdict on the node (client gone, gateway stopping).
     void abandonAttempt();
     int timeoutFor(const config::ProviderConfig &p) const;
+    // Brings the node's token counters up to what the usage sniffer knows now (streams: per read).
+    void countTokens();
+    // Bytes of an unfinished event the usage filter holds: the client gets them before an ending.
+    void flushHeldEvent();
 
     ExchangeContext m_ctx;
     ResponseSink *m_sink;
@@ -154,6 +163,11 @@ private:
     qint64 m_lastBodyMs = -1;     // m_clock time of the last streamed body piece (idle timeout)
     int m_streamIdleMs = 0;       // the node's stream idle timeout
     stats::UsageSniffer m_usage;
+    qint64 m_countedPrompt = 0;     // what this request added to the node's counters so far
+    qint64 m_countedCompletion = 0;
+    bool m_usageAsked = false;
+    bool m_filterUsage = false;     // m_usageAsked and the node answered with an event stream
+    UsageChunkFilter m_usageFilter;
 };
 
 } // namespace switchyard::proxy

@@ -5,6 +5,7 @@
 #include "proxy/dispatcher.h"
 #include "proxy/gatewaycommandexchange.h"
 #include "proxy/statusapi.h"
+#include "proxy/usagerequest.h"
 
 #include <QDateTime>
 #include <cstring>
@@ -160,7 +161,7 @@ Dispatch proxied(const http::Request &request, const ExchangeContext &context, R
 {
     if (paused(context))
         return answer(gatewayPausedResponse());
-    const http::ScannedBody scan = http::scanRequestBody(request.body);
+    http::ScannedBody scan = http::scanRequestBody(request.body);
     if (auto problem = bodyProblem(scan))
         return answer(std::move(*problem));
     const config::RequestKind kind = requestKind(request.path, scan.stream);
@@ -180,9 +181,16 @@ Dispatch proxied(const http::Request &request, const ExchangeContext &context, R
     record.path = request.path;
     record.model = QString::fromUtf8(*scan.model);
     record.stream = scan.stream;
+    // Every stream gets exact usage: asked of the node when the client did not, and taken back out.
+    const std::optional<QByteArray> askingForUsage =
+        streamCanCarryUsage(request.path) ? bodyAskingForUsage(request.body, scan) : std::nullopt;
+    auto exchange = std::make_unique<ProxyExchange>(
+        context, sink, request.path, http::makeBodyTemplate(askingForUsage ? *askingForUsage : request.body, scan),
+        std::move(targets), scan.stream, std::move(record));
+    if (askingForUsage)
+        exchange->takeBackAskedUsage();
     Dispatch d;
-    d.exchange = std::make_unique<ProxyExchange>(context, sink, request.path, http::makeBodyTemplate(request.body, scan),
-                                                 std::move(targets), scan.stream, std::move(record));
+    d.exchange = std::move(exchange);
     return d;
 }
 

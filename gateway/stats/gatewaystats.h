@@ -2,7 +2,8 @@
 
 // The gateway-wide counters the worker threads update on the request path (relaxed atomics, no locks),
 // each node's runtime state by name (stats/noderuntime.h), and the bounded log of recent requests. The UI
-// and /api/status read them as snapshots, a few times a second.
+// and /api/status read them as snapshots, a few times a second. Tokens are counted per node only (as
+// they stream, proxy/proxyexchange); the gateway's token totals and Tokens/s are the sum of its nodes'.
 
 #include "stats/histogram.h"
 #include "stats/noderuntime.h"

@@ -7,8 +7,13 @@ namespace switchyard::stats {
 namespace {
 constexpr QByteArrayView PromptKey = "\"prompt_tokens\"";
 constexpr QByteArrayView CompletionKey = "\"completion_tokens\"";
+// A chunk's text, each of which counts as one token (see the header): chat content, reasoning (vLLM's
+// two names for it), a tool call's piece, and a text completion's choice.
 constexpr QByteArrayView ContentDelta = "\"delta\":{\"content\":\"";
-constexpr QByteArrayView ReasoningDelta = "\"delta\":{\"reasoning_content\":\"";
+constexpr QByteArrayView ReasoningContentDelta = "\"delta\":{\"reasoning_content\":\"";
+constexpr QByteArrayView ReasoningDelta = "\"delta\":{\"reasoning\":\"";
+constexpr QByteArrayView ToolCallsDelta = "\"delta\":{\"tool_calls\":[";
+constexpr QByteArrayView CompletionText = "\"text\":\"";
 
 // Reads the integer after a key; complete is false when the number may continue in the next read.
 qint64 numberAfter(QByteArrayView text, qsizetype pos, bool *complete)
@@ -35,16 +40,17 @@ bool matchesAt(QByteArrayView text, qsizetype pos, QByteArrayView key)
 
 void UsageSniffer::feed(QByteArrayView data)
 {
-    // Matches are idempotent (the last one wins), so scanning the joint region and then the new data
-    // in order keeps "last seen" correct; events are counted on the new data only.
+    // Usage matches are idempotent (the last one wins), so scanning the joint region and then the new
+    // data in order keeps "last seen" correct. An event is counted where it is first seen whole: in the
+    // joint region only when it starts in the carry and ends in the new data, else in the new data.
     if (m_carryLength > 0 && !data.isEmpty()) {
         std::array<char, 2 * Carry> joined;
         const qsizetype head = std::min(Carry, data.size());
         std::memcpy(joined.data(), m_carry.data(), size_t(m_carryLength));
         std::memcpy(joined.data() + m_carryLength, data.data(), size_t(head));
-        scan(QByteArrayView(joined.data(), m_carryLength + head), false);
+        scan(QByteArrayView(joined.data(), m_carryLength + head), m_carryLength);
     }
-    scan(data, true);
+    scan(data, -1);
     // The carry is the last Carry bytes seen, across reads shorter than that too.
     if (data.size() >= Carry) {
         std::memcpy(m_carry.data(), data.data() + data.size() - Carry, size_t(Carry));
@@ -57,8 +63,20 @@ void UsageSniffer::feed(QByteArrayView data)
     }
 }
 
-void UsageSniffer::scan(QByteArrayView text, bool countEvents)
+void UsageSniffer::scan(QByteArrayView text, qsizetype carried)
 {
+    // An event key with the byte after it (a string's first character must show it is not empty).
+    const auto event = [&](qsizetype pos, QByteArrayView key, bool needsText) {
+        if (!matchesAt(text, pos, key))
+            return false;
+        const qsizetype end = pos + key.size() + (needsText ? 1 : 0);
+        if (end > text.size() || (needsText && text[end - 1] == '"'))
+            return false;
+        if (carried >= 0 && (pos >= carried || end <= carried))
+            return false; // seen whole in an earlier read, or to be seen in this one
+        ++m_events;
+        return true;
+    };
     const char *const begin = text.data();
     const char *const end = begin + text.size();
     bool complete = false;
@@ -87,16 +105,12 @@ void UsageSniffer::scan(QByteArrayView text, bool countEvents)
             }
             break;
         case 'd':
-            if (!countEvents)
-                break;
-            if (matchesAt(text, pos, ContentDelta)) {
-                // An empty content string (the role-only first event) is no token.
-                const qsizetype v = pos + ContentDelta.size();
-                if (v < text.size() && text[v] != '"')
-                    ++m_events;
-            } else if (matchesAt(text, pos, ReasoningDelta)) {
-                ++m_events;
-            }
+            // An empty content string (the role-only first event) is no token.
+            event(pos, ContentDelta, true) || event(pos, ReasoningContentDelta, true) ||
+                event(pos, ReasoningDelta, true) || event(pos, ToolCallsDelta, false);
+            break;
+        case 't':
+            event(pos, CompletionText, true);
             break;
         default:
             break;

@@ -4,6 +4,7 @@
 
 #include "fuzzsplit.h"
 #include "http/jsonbodyscanner.h"
+#include "proxy/usagerequest.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         FUZZ_ASSERT(again.valid);
         FUZZ_ASSERT(again.model && *again.model == QByteArrayView("m\"x\r\n\x01y"));
         FUZZ_ASSERT(!again.fallbacksMember.isValid());
+    }
+    // Asking for usage in the client's stead keeps the body valid and the model and fallbacks edits
+    // working on the moved spans.
+    http::ScannedBody asking = scan;
+    if (const std::optional<QByteArray> asked = proxy::bodyAskingForUsage(body, asking)) {
+        const QByteArray sent = http::makeBodyTemplate(*asked, asking).withModel("n\"1");
+        const http::ScannedBody again = http::scanRequestBody(sent);
+        FUZZ_ASSERT(again.valid && again.stream && again.includeUsage);
+        FUZZ_ASSERT(!again.fallbacksMember.isValid());
+        FUZZ_ASSERT(!scan.model || (again.model && *again.model == QByteArrayView("n\"1")));
     }
     return 0;
 }

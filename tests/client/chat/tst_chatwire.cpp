@@ -105,6 +105,7 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(r.body()).object();
         QCOMPARE(o.value("stream"_L1).toBool(), true);
         QCOMPARE(o.value("stream_options"_L1).toObject().value("include_usage"_L1).toBool(), true);
+        QCOMPARE(o.value("stream_options"_L1).toObject().value("continuous_usage_stats"_L1).toBool(), true);
         QCOMPARE(o.value("temperature"_L1).toDouble(), 0.5);
         QCOMPARE(o.value("max_tokens"_L1).toInt(), 64);
         r.temperature.reset();

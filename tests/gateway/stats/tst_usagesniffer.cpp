@@ -90,6 +90,38 @@ private slots:
         QCOMPARE(u.completionTokens(), 77);
     }
 
+    void anySplitCountsEachChunkOnce()
+    {
+        // The live estimate moves the Tokens/s figures while a stream runs: a chunk whose key is cut
+        // between two reads counts once, never twice or not at all.
+        const QByteArray s = stream(false);
+        for (qsizetype cut = 1; cut < s.size(); ++cut) {
+            UsageSniffer u;
+            u.feed(QByteArrayView(s).first(cut));
+            u.feed(QByteArrayView(s).sliced(cut));
+            QVERIFY2(u.countedChunks() == 6, qPrintable(QString::number(cut)));
+        }
+        UsageSniffer bytewise;
+        for (char c : s)
+            bytewise.feed(QByteArrayView(&c, 1));
+        QCOMPARE(bytewise.countedChunks(), 6);
+        QVERIFY(!bytewise.usageReported());
+    }
+
+    void toolCallsReasoningAndTextCompletionsCount()
+    {
+        UsageSniffer u;
+        u.feed(::event("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\"\"}}]}"));
+        u.feed(::event("{\"reasoning\":\"so\"}")); // newer vLLM's name for reasoning_content
+        // Quoted keys inside the text are text.
+        u.feed(::event("{\"content\":\"he said \\\"text\\\":\\\"x\\\" twice\"}"));
+        u.feed("data: {\"id\":\"c2\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" Paris\"}]}\n\n");
+        u.feed("data: {\"id\":\"c2\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\"\","
+               "\"finish_reason\":\"stop\"}]}\n\n");
+        QCOMPARE(u.countedChunks(), 4);
+        QCOMPARE(u.completionTokens(), 4);
+    }
+
     void numberCutAtTheEndOfARead()
     {
         UsageSniffer u;

@@ -168,11 +168,17 @@ private slots:
         QCOMPARE(r.state, ChatMessage::State::Stopped);
         QVERIFY(!r.content.isEmpty());
         QCOMPARE(r.stats.node, A);
-        QVERIFY(r.stats.tokensEstimated);
+        // Every chunk carried the running usage (continuous_usage_stats): the footer has the real
+        // prompt tokens and the exact output so far, not "? in" and an estimate.
+        QVERIFY(!r.stats.tokensEstimated);
+        QVERIFY(r.stats.promptTokens > 0);
+        QVERIFY(r.stats.completionTokens > 0);
         // The gateway closed the node's request: the node saw its client go, and stopped generating.
         QTRY_COMPARE(totalAborts(f), 1);
         QTRY_COMPARE(f.node(0).counters().running, 0);
         QVERIFY(console.messageWidget(1)->metaText().contains(u"stopped"_s));
+        QVERIFY2(console.messageWidget(1)->metaText().contains(QLocale().toString(r.stats.promptTokens) + u" in / "_s),
+                 qPrintable(console.messageWidget(1)->metaText()));
         QVERIFY(!stopButton->isEnabled());
 
         // Esc stops too (from the message box).

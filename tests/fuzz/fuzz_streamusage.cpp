@@ -1,0 +1,56 @@
+// libFuzzer target: what the gateway does to a node's stream for token counts — the usage sniffer's
+// per-chunk estimate (gateway/stats/usagesniffer) and the filter that takes back out the usage the
+// gateway asked for (gateway/proxy/usagechunkfilter).
+//
+// Properties: neither depends on how the stream is cut into reads (for events within the filter's
+// hold bound, which fuzz inputs are); the filter's output never has more bytes than its input, and
+// what it leaves out is whole usage chunks or usage members.
+
+#include "fuzzsplit.h"
+#include "proxy/usagechunkfilter.h"
+#include "stats/usagesniffer.h"
+
+#include <QByteArray>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace switchyard;
+
+namespace {
+
+struct Outcome
+{
+    QByteArray forClient;
+    qint64 counted = 0;
+    int removed = 0;
+    bool operator==(const Outcome &) const = default;
+};
+
+Outcome run(const fuzz::SplitInput &in)
+{
+    Outcome out;
+    stats::UsageSniffer sniffer;
+    proxy::UsageChunkFilter filter;
+    fuzz::forEachPiece(in, [&](QByteArrayView piece) {
+        sniffer.feed(piece);
+        out.forClient.append(filter.feed(piece));
+    });
+    out.forClient.append(filter.takeHeld());
+    out.counted = sniffer.countedChunks();
+    out.removed = filter.removedChunks();
+    FUZZ_ASSERT(out.forClient.size() <= in.payload.size());
+    return out;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    const fuzz::SplitInput in = fuzz::splitInput(data, size);
+    if (in.payload.size() > proxy::UsageChunkFilter::MaxHeldEventBytes)
+        return 0;
+    const Outcome pieces = run(in);
+    if (in.step != 0)
+        FUZZ_ASSERT(run({0, in.payload}) == pieces);
+    return 0;
+}
