@@ -176,6 +176,7 @@ QList<stats::SecondSample> mergeHistory(const QList<QList<stats::SecondSample>> 
             sum.s.second = x.second;
             sum.s.requests += x.requests;
             sum.s.errors += x.errors;
+            sum.s.failedAttempts += x.failedAttempts;
             sum.s.promptTokens += x.promptTokens;
             sum.s.completionTokens += x.completionTokens;
             sum.s.inFlight += x.inFlight;

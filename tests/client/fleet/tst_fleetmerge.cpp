@@ -96,9 +96,9 @@ private slots:
 
     void historyAlignsSeconds()
     {
-        stats::SecondSample s1{100, 2, 1, 10, 20, 1, 50, 100, 400};
-        stats::SecondSample s2{101, 4, 0, 0, 40, 2, -1, 200, 300};
-        stats::SecondSample t1{101, 4, 2, 0, 60, 1, 30, 100, 900};
+        stats::SecondSample s1{100, 2, 1, 1, 10, 20, 1, 50, 100, 400};
+        stats::SecondSample s2{101, 4, 0, 3, 0, 40, 2, -1, 200, 300};
+        stats::SecondSample t1{101, 4, 2, 2, 0, 60, 1, 30, 100, 900};
         const QList<stats::SecondSample> merged = mergeHistory({{s1, s2}, {t1}});
         QCOMPARE(merged.size(), 2);
         QCOMPARE(merged[0].second, 100);
@@ -106,6 +106,7 @@ private slots:
         QCOMPARE(merged[1].second, 101);
         QCOMPARE(merged[1].requests, 8.0f);
         QCOMPARE(merged[1].errors, 2.0f);
+        QCOMPARE(merged[1].failedAttempts, 5.0f);
         QCOMPARE(merged[1].completionTokens, 100.0f);
         QCOMPARE(merged[1].latencyP95Ms, 900.0f);         // worst
         QCOMPARE(merged[1].latencyP50Ms, 150.0f);         // (200·4 + 100·4) / 8
