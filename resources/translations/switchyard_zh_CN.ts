@@ -232,18 +232,6 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
 (ms)</translation>
     </message>
     <message>
-        <source>P50
-(ms)</source>
-        <translation>P50
-(ms)</translation>
-    </message>
-    <message>
-        <source>P99
-(ms)</source>
-        <translation>P99
-(ms)</translation>
-    </message>
-    <message>
         <source>Avg TTFT
 (ms)</source>
         <translation>平均 TTFT
@@ -306,6 +294,14 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>&lt;b&gt;Concurrency&lt;/b&gt;</source>
         <translation>&lt;b&gt;并发&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>P50 %1 ms · P95 %2 ms · P99 %3 ms · max %4 ms</source>
+        <translation>P50 %1 毫秒 · P95 %2 毫秒 · P99 %3 毫秒 · 最大 %4 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 parallel requests took %2 ms in all</source>
+        <translation>%1 个并行请求共用时 %2 毫秒</translation>
     </message>
 </context>
 <context>
@@ -386,24 +382,56 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
         <translation>并行请求数</translation>
     </message>
     <message>
-        <source>tokens/s (all requests)</source>
-        <translation>tokens/s（全部请求）</translation>
+        <source>tokens/s</source>
+        <translation>token/秒</translation>
     </message>
     <message>
-        <source>seconds (average)</source>
-        <translation>秒（平均）</translation>
+        <source>seconds</source>
+        <translation>秒</translation>
     </message>
     <message>
-        <source>Throughput vs. concurrency — run a sweep to see where each target saturates</source>
-        <translation>吞吐与并发 — 运行一次扫描，查看各目标在何处饱和</translation>
+        <source>A run&apos;s sweep is plotted here: where each target saturates. The article&apos;s suite plots its single requests.</source>
+        <translation>此处绘制运行的并发扫描：各目标在何处饱和。文章套件绘制其单个请求。</translation>
     </message>
     <message>
-        <source> (%1 tokens per request)</source>
-        <translation>（每个请求 %1 个 token）</translation>
+        <source>Nothing to plot: this run measured neither a sweep nor single requests.</source>
+        <translation>没有可绘制的内容：本次运行既未测量并发扫描，也未测量单个请求。</translation>
     </message>
     <message>
-        <source> — dashed: %1</source>
-        <translation> — 虚线：%1</translation>
+        <source>Concurrency sweep, %1 tokens per request, a line per target: throughput of all requests together, average latency.</source>
+        <translation>并发扫描，每个请求 %1 个 token，每个目标一条线：所有请求合计的吞吐量、平均延迟。</translation>
+    </message>
+    <message>
+        <source>Concurrency sweep, a line per target: throughput of all requests together, average latency.</source>
+        <translation>并发扫描，每个目标一条线：所有请求合计的吞吐量、平均延迟。</translation>
+    </message>
+    <message>
+        <source>Dashed: the run of %1.</source>
+        <translation>虚线：%1 的运行。</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Throughput by answer length</source>
+        <translation>按回答长度的吞吐量</translation>
+    </message>
+    <message>
+        <source>Latency by answer length</source>
+        <translation>按回答长度的延迟</translation>
+    </message>
+    <message>
+        <source>Single requests (no sweep in this run), a bar per target and answer length: throughput of one request, average latency.</source>
+        <translation>单个请求（本次运行没有并发扫描），每个目标和回答长度一根柱：单个请求的吞吐量、平均延迟。</translation>
+    </message>
+    <message>
+        <source>Paler: the run of %1.</source>
+        <translation>较浅：%1 的运行。</translation>
     </message>
 </context>
 <context>
@@ -540,10 +568,6 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
         <translation>已在 %1 秒后取消；已完成的结果会显示并保留。</translation>
     </message>
     <message>
-        <source>Done in %1 s.</source>
-        <translation>用时 %1 秒完成。</translation>
-    </message>
-    <message>
         <source>Kept benchmark runs could not be read (%1); new runs replace the file.</source>
         <translation>无法读取保存的基准测试结果（%1）；新的运行将替换该文件。</translation>
     </message>
@@ -606,6 +630,30 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>The shown results are on the clipboard as Markdown.</source>
         <translation>显示的结果已作为 Markdown 复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 so far</source>
+        <translation>已用 %1</translation>
+    </message>
+    <message>
+        <source>%1 so far, about %2 left</source>
+        <translation>已用 %1，约剩 %2</translation>
+    </message>
+    <message>
+        <source>Done in %1.</source>
+        <translation>用时 %1 完成。</translation>
     </message>
 </context>
 <context>
@@ -695,7 +743,7 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>tokens/s</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>requests/s</source>
@@ -716,10 +764,6 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>Requests</source>
         <translation>请求</translation>
-    </message>
-    <message>
-        <source>Errors (5xx)</source>
-        <translation>错误 (5xx)</translation>
     </message>
     <message>
         <source>p50</source>
@@ -772,6 +816,18 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Click a line&apos;s name to hide or show it</source>
+        <translation>点击线条名称以隐藏或显示它</translation>
+    </message>
+    <message>
+        <source>Failed requests</source>
+        <translation>失败的请求</translation>
+    </message>
+    <message>
+        <source>Failed attempts</source>
+        <translation>失败的尝试</translation>
     </message>
 </context>
 <context>
@@ -1114,10 +1170,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>尚无配置。请打开配置文件、导入 Bifrost 的 config.json 或启动演示；提供方会显示在这里。</translation>
     </message>
     <message>
-        <source>The text is not valid JSON (line %1, column %2), so the form cannot show it. Fix it in the JSON view; the form comes back as soon as the text reads.</source>
-        <translation>文本不是有效的 JSON（第 %1 行，第 %2 列），因此表单无法显示。请在 JSON 视图中修正；文本一旦能够解析，表单就会恢复。</translation>
-    </message>
-    <message>
         <source>The config must be a JSON object ({ … }) at the top level.</source>
         <translation>配置的顶层必须是 JSON 对象（{ … }）。</translation>
     </message>
@@ -1333,6 +1385,18 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Waiting for the gateway&apos;s answer.</source>
         <translation>正在等待网关的回应。</translation>
     </message>
+    <message>
+        <source>The text is not valid JSON, so the form cannot show it:
+
+%1
+
+Fix it in the JSON view (the problem list below goes there); the form comes back as soon as the text reads.</source>
+        <translation>文本不是有效的 JSON，表单无法显示：
+
+%1
+
+请在 JSON 视图中修正（下方的问题列表会跳转到那里）；文本一旦可读，表单即会恢复。</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::ConfigForm</name>
@@ -1399,6 +1463,18 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Keys</source>
         <translation>密钥</translation>
+    </message>
+    <message>
+        <source>%1 (from --listen)</source>
+        <translation>%1（来自 --listen）</translation>
+    </message>
+    <message>
+        <source>The panel was started with --listen %1, which overrides this field.</source>
+        <translation>面板以 --listen %1 启动，它覆盖此字段。</translation>
+    </message>
+    <message>
+        <source>The panel was started with --listen %1, which overrides this field; the gateway listens on %2.</source>
+        <translation>面板以 --listen %1 启动，它覆盖此字段；网关监听于 %2。</translation>
     </message>
 </context>
 <context>
@@ -1494,10 +1570,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>
             <numerusform>最近 %n 次 %1 毫秒计时中的事件循环延迟：p50 %2 毫秒，p99 %3 毫秒，最大 %4 毫秒</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>UI lag p99 %1 ms</source>
-        <translation>界面延迟 p99 %1 毫秒</translation>
     </message>
 </context>
 <context>
@@ -1619,6 +1691,73 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>new secret, or env.NAME (empty keeps the current value)</source>
         <translation>新密钥，或 env.NAME（留空则保留当前值）</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::GatewayBanner</name>
+    <message>
+        <source>The gateway is off (since %1).</source>
+        <translation>网关已关闭（自 %1 起）。</translation>
+    </message>
+    <message>
+        <source>It takes no requests; start it on its server.</source>
+        <translation>它不接受请求；请在其服务器上启动它。</translation>
+    </message>
+    <message>
+        <source>No nodes are configured yet: start the demo or open a config, and the gateway starts with it.</source>
+        <translation>尚未配置节点：启动演示或打开配置，网关会随之启动。</translation>
+    </message>
+    <message>
+        <source>It could not start (the reason is below); clients cannot connect and no requests reach the nodes.</source>
+        <translation>它无法启动（原因见下方）；客户端无法连接，也没有请求到达节点。</translation>
+    </message>
+    <message>
+        <source>Clients cannot connect, and no requests reach the nodes.</source>
+        <translation>客户端无法连接，也没有请求到达节点。</translation>
+    </message>
+    <message>
+        <source>Start gateway</source>
+        <translation>启动网关</translation>
+    </message>
+    <message>
+        <source>Not receiving traffic: the gateway is off</source>
+        <translation>未接收流量：网关已关闭</translation>
+    </message>
+    <message>
+        <source>The gateway is stopping (since %1).</source>
+        <translation>网关正在停止（自 %1 起）。</translation>
+    </message>
+    <message>
+        <source>New requests are refused; the requests in flight (%1) finish first.</source>
+        <translation>新请求被拒绝；正在处理的请求（%1 个）会先完成。</translation>
+    </message>
+    <message>
+        <source>Not receiving new traffic: the gateway is stopping</source>
+        <translation>未接收新流量：网关正在停止</translation>
+    </message>
+    <message>
+        <source>The gateway is paused (since %1).</source>
+        <translation>网关已暂停（自 %1 起）。</translation>
+    </message>
+    <message>
+        <source>New requests get 503 (with Retry-After) and do not reach the nodes; requests in flight finish.</source>
+        <translation>新请求收到 503（附 Retry-After），不会到达节点；正在处理的请求会完成。</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Not receiving traffic: the gateway is paused</source>
+        <translation>未接收流量：网关已暂停</translation>
+    </message>
+    <message>
+        <source>The panel cannot see the gateway (since %1).</source>
+        <translation>面板看不到网关（自 %1 起）。</translation>
+    </message>
+    <message>
+        <source>The nodes below are what it reported last.</source>
+        <translation>下方的节点是它最后报告的状态。</translation>
     </message>
 </context>
 <context>
@@ -1836,6 +1975,14 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Nodes across the gateways</source>
         <translation>各网关的节点</translation>
     </message>
+    <message>
+        <source>Open the fleet in one window</source>
+        <translation>在一个窗口中打开整个集群</translation>
+    </message>
+    <message>
+        <source>One window for every remote gateway watched here: their nodes once each, their charts summed, their requests merged by time; drain, probe and config apply to all of them.</source>
+        <translation>一个窗口涵盖此处监视的所有远程网关：每个节点只显示一次，图表相加，请求按时间合并；排空、探测和配置作用于所有网关。</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::KeysModel</name>
@@ -2002,10 +2149,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>关于 Switchyard</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;A control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.&lt;/p&gt;</source>
-        <translation>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;内置兼容 OpenAI 网关的控制面板，用于自托管的大模型节点。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Gateway</source>
         <translation>网关</translation>
     </message>
@@ -2102,10 +2245,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>退出 Switchyard</translation>
     </message>
     <message>
-        <source>Requests in flight through the gateway: %1.</source>
-        <translation>正在经由网关处理的请求：%1 个。</translation>
-    </message>
-    <message>
         <source>Let them finish (up to %1 s), or cut them now?</source>
         <translation>让它们完成（最多 %1 秒），还是立即中断？</translation>
     </message>
@@ -2194,10 +2333,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>暂停或恢复远程网关 (Ctrl+G)。暂停时，新请求会收到 503；处理中的请求会继续完成。</translation>
     </message>
     <message>
-        <source>The panel cannot see the gateway %1.</source>
-        <translation>面板无法访问网关 %1。</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; did not succeed: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 未成功：%2</translation>
     </message>
@@ -2212,6 +2347,42 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>&amp;Connect to gateway…</source>
         <translation>连接到网关(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ne&amp;xt tab</source>
+        <translation>下一个标签页(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Pre&amp;vious tab</source>
+        <translation>上一个标签页(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;A control panel with an embedded OpenAI-compatible gateway for self-hosted LLM nodes.&lt;/p&gt;&lt;p&gt;Documentation: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</source>
+        <translation>&lt;b&gt;Switchyard %1&lt;/b&gt;&lt;p&gt;为自托管 LLM 节点提供内嵌 OpenAI 兼容网关的控制面板。&lt;/p&gt;&lt;p&gt;文档：&lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The panel cannot see the gateway now</source>
+        <translation>面板现在看不到网关</translation>
+    </message>
+    <message>
+        <source>The gateway stops with the panel. Requests in flight through it: %1.</source>
+        <translation>网关会随面板一起停止。正在经过它的请求：%1 个。</translation>
+    </message>
+    <message>
+        <source>The gateway stops with the panel: clients using it get no answer until it runs again.</source>
+        <translation>网关会随面板一起停止：使用它的客户端在它再次运行前得不到回答。</translation>
+    </message>
+    <message>
+        <source>To keep a gateway running without the panel, run it headless: switchyard --headless --config FILE (see the documentation).</source>
+        <translation>若要在没有面板的情况下保持网关运行，请以无界面模式运行：switchyard --headless --config FILE（参见文档）。</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
     </message>
 </context>
 <context>
@@ -2506,11 +2677,13 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
     <message>
         <source>KV cache</source>
-        <translation>KV cache</translation>
+        <extracomment>Column header, kept short: the node&apos;s KV-cache usage (vLLM). Translate it (e.g. &quot;KV 缓存&quot;).</extracomment>
+        <translation>KV 缓存</translation>
     </message>
     <message>
         <source>Tokens/s</source>
-        <translation>Tokens/s</translation>
+        <extracomment>Column header, kept short: completion tokens generated per second. Translate it (e.g. &quot;令牌/秒&quot;).</extracomment>
+        <translation>Token/秒</translation>
     </message>
     <message>
         <source>Req/s</source>
@@ -2567,6 +2740,16 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Last known: %1. The panel cannot see the gateway now: %2</source>
         <translation>最后已知：%1。面板现在无法访问网关：%2</translation>
+    </message>
+    <message>
+        <source>%1, no traffic</source>
+        <translation>%1，无流量</translation>
+    </message>
+    <message>
+        <source>%1.
+Last health check: %2: %3</source>
+        <translation>%1。
+上次健康检查：%2：%3</translation>
     </message>
 </context>
 <context>
@@ -2723,6 +2906,30 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Engine dead</source>
         <translation>引擎失效</translation>
     </message>
+    <message>
+        <source>Node actions</source>
+        <translation>节点操作</translation>
+    </message>
+    <message>
+        <source>Make this simulated node misbehave, to see what the gateway does</source>
+        <translation>让这个模拟节点出故障，看看网关如何应对</translation>
+    </message>
+    <message>
+        <source>Node %1:</source>
+        <translation>节点 %1：</translation>
+    </message>
+    <message>
+        <source>Select a node:</source>
+        <translation>选择一个节点：</translation>
+    </message>
+    <message>
+        <source>Select a node first</source>
+        <translation>请先选择一个节点</translation>
+    </message>
+    <message>
+        <source>Client closed the connection: %1</source>
+        <translation>客户端关闭了连接：%1</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::ProvidersModel</name>
@@ -2789,6 +2996,33 @@ The reply streams in as the node writes it; the line under it tells which node a
     <message>
         <source>Routing strategy</source>
         <translation>路由策略</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::RecentErrors</name>
+    <message>
+        <source>failed mid-answer: %1</source>
+        <translation>回答中途失败：%1</translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无消息）</translation>
+    </message>
+    <message>
+        <source>%1 (retried; it answered then)</source>
+        <translation>%1（已重试；随后它作答）</translation>
+    </message>
+    <message>
+        <source>%1 (failed over; %2 answered)</source>
+        <translation>%1（已故障转移；%2 作答）</translation>
+    </message>
+    <message>
+        <source>%1 (retried)</source>
+        <translation>%1（已重试）</translation>
+    </message>
+    <message>
+        <source>%1 (failed over to %2)</source>
+        <translation>%1（已故障转移到 %2）</translation>
     </message>
 </context>
 <context>
@@ -2932,10 +3166,6 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>回答者：%1（尝试：%2 次）</translation>
     </message>
     <message>
-        <source>the gateway itself</source>
-        <translation>网关自身</translation>
-    </message>
-    <message>
         <source>Status: %1</source>
         <translation>状态：%1</translation>
     </message>
@@ -2975,6 +3205,98 @@ The reply streams in as the node writes it; the line under it tells which node a
         <source>Error: %1</source>
         <translation>错误：%1</translation>
     </message>
+    <message>
+        <source>%1, cut</source>
+        <translation>%1，已中断</translation>
+    </message>
+    <message>
+        <source>Nodes tried:</source>
+        <translation>尝试过的节点：</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>(%1 more attempts are not listed)</source>
+        <translation>（另有 %1 次尝试未列出）</translation>
+    </message>
+    <message>
+        <source>Answered by: the gateway itself</source>
+        <translation>作答者：网关自身</translation>
+    </message>
+    <message>
+        <source>Answered by: %1</source>
+        <translation>作答者：%1</translation>
+    </message>
+    <message>
+        <source>Answered by: %1, which failed mid-answer</source>
+        <translation>作答者：%1，它在回答中途失败</translation>
+    </message>
+    <message>
+        <source>Answered by: no node; the client closed the connection first</source>
+        <translation>作答者：无节点；客户端先关闭了连接</translation>
+    </message>
+    <message>
+        <source>Answered by: no node; the gateway shut down first</source>
+        <translation>作答者：无节点；网关先关闭了</translation>
+    </message>
+    <message>
+        <source>Answered by: the gateway, with an error: no node tried could answer</source>
+        <translation>作答者：网关，返回错误：尝试过的节点都无法回答</translation>
+    </message>
+    <message>
+        <source>answered %1</source>
+        <translation>回答 %1</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>(no message)</source>
+        <translation>（无消息）</translation>
+    </message>
+    <message>
+        <source>answered %1, then failed mid-answer: %2</source>
+        <translation>回答 %1，随后中途失败：%2</translation>
+    </message>
+    <message>
+        <source>still working when the client closed the connection</source>
+        <translation>客户端关闭连接时仍在处理</translation>
+    </message>
+    <message>
+        <source>still working when the gateway shut down</source>
+        <translation>网关关闭时仍在处理</translation>
+    </message>
+    <message>
+        <source>no outcome recorded</source>
+        <translation>未记录结果</translation>
+    </message>
+    <message>
+        <source>last resort</source>
+        <translation>最后手段</translation>
+    </message>
+    <message>
+        <source>retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>fallback model %1</source>
+        <translation>后备模型 %1</translation>
+    </message>
+    <message>
+        <source>%1, fallback model %2</source>
+        <translation>%1，后备模型 %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::RequestsView</name>
@@ -2983,24 +3305,12 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>仅显示失败(&amp;F)</translation>
     </message>
     <message>
-        <source>Capture &amp;bodies</source>
-        <translation>记录请求体(&amp;B)</translation>
-    </message>
-    <message>
         <source>Filter by model, node, path, status or error</source>
         <translation>按模型、节点、路径、状态或错误筛选</translation>
     </message>
     <message>
-        <source>Recording request and response bodies (with secrets masked) needs support in the gateway that is not there yet; only the request line, routing and timing are recorded.</source>
-        <translation>记录请求和响应体（并屏蔽密钥）需要网关的支持，目前尚未实现；现在只记录请求行、路由和耗时。</translation>
-    </message>
-    <message>
         <source>C&amp;lear</source>
         <translation>清空(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Select a request to see its routing, status, timing and tokens.</source>
-        <translation>选择一个请求，查看其路由、状态、耗时和 token。</translation>
     </message>
     <message>
         <source>%1 of %2 shown (the last %3 are kept)</source>
@@ -3011,8 +3321,12 @@ The reply streams in as the node writes it; the line under it tells which node a
         <translation>负载过高时跳过了 %1 条</translation>
     </message>
     <message>
-        <source>Headers and bodies are not recorded by the gateway yet; when they are, secrets (Authorization, API keys) will be shown masked.</source>
-        <translation>网关目前尚不记录请求头和请求体；实现后，密钥（Authorization、API 密钥）将以屏蔽形式显示。</translation>
+        <source>Show only the requests the client saw fail: an error status (4xx, 5xx), no response, the client giving up (499), or a stream that began and was then cut (logged with its 200 and an error). A request that failed over and was answered by another node is not a failure; its detail lists the nodes tried.</source>
+        <translation>只显示客户端看到失败的请求：错误状态（4xx、5xx）、没有响应、客户端放弃（499），或已开始后被中断的流（以 200 和错误记录）。故障转移后由另一节点作答的请求不算失败；其详情列出尝试过的节点。</translation>
+    </message>
+    <message>
+        <source>Select a request to see the nodes it was sent to, its status, timing and tokens.</source>
+        <translation>选择一个请求，查看它被发送到的节点、状态、时间和 token。</translation>
     </message>
 </context>
 <context>
@@ -3023,6 +3337,7 @@ The reply streams in as the node writes it; the line under it tells which node a
     </message>
     <message>
         <source>System (%1)</source>
+        <extracomment>The language setting&apos;s first entry: follow the system&apos;s language, named in parentheses.</extracomment>
         <translation>跟随系统（%1）</translation>
     </message>
     <message>
