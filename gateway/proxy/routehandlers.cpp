@@ -149,7 +149,7 @@ Dispatch listModels(const http::Request &, const ExchangeContext &context, Respo
 Dispatch describeModel(const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     const QByteArray encoded = request.path.sliced(qsizetype(std::strlen("/v1/models/"))); // a copy: a view of the temporary would dangle
-    const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(encoded.toByteArray()));
+    const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(encoded));
     for (const auto &m : context.table->models()) {
         if (m.id == id)
             return answer(jsonResponse(200, modelObject(m, QDateTime::currentSecsSinceEpoch())));
