@@ -17,12 +17,9 @@ asan)
     export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     # The suites that have passed an ASan run, by name: a new suite joins once one has (so CI never fails on
-    # a suite nobody ran under ASan). Waiting, not yet run under ASan (the shared build machine had not
-    # compiled them in time): tst_weightedschedule, tst_routingtable, tst_upstreampool, tst_dispatcher,
-    # tst_cors, tst_roles, tst_gatewaystatus, tst_localgatewaylink, tst_configdiff, tst_configcontroller,
-    # tst_clock, tst_openaiwire, tst_benchhistory, tst_pinnedcertificate, tst_managementwire,
-    # tst_remotegatewaylink, soak_short.
-    select=(-R '^(tst_(httpparsers|gateway_usagesniffer|configloader|gateway|configapi|safedefaults|stats|health|faults|hostileclients|performancemodel|simnode|chatwire|benchrunner|lastresort|managementapi|tlslistener|httpclient)|fuzzreplay_.*)$')
+    # a suite nobody ran under ASan). Not yet run under ASan: the suites added in session 5 by the
+    # operator's-view work (tst_streamtokens, tst_usagerequest, tst_usagechunkfilter, fuzzreplay_streamusage).
+    select=(-R '^(tst_(httpparsers|gateway_usagesniffer|configloader|gateway|configapi|safedefaults|stats|health|faults|hostileclients|performancemodel|simnode|chatwire|benchrunner|lastresort|managementapi|tlslistener|httpclient|weightedschedule|routingtable|upstreampool|dispatcher|cors|roles|gatewaystatus|localgatewaylink|configdiff|configcontroller|clock|openaiwire|benchhistory|pinnedcertificate|managementwire|remotegatewaylink|fleetlink|fleetmerge)|fuzzreplay_(chunkeddecoder|config|prometheustext|requestbody|requestparser|responseparser)|soak_short)$')
     ;;
 tsan)
     dir=build-tsan

@@ -226,6 +226,11 @@ void UpstreamConnection::onSocketError()
     case QAbstractSocket::HostNotFoundError:
         fail(UpstreamErrorKind::ConnectFailed, u"host not found: "_s % m_endpoint.host);
         break;
+    case QAbstractSocket::SslHandshakeFailedError:
+        // Nothing was sent: a connect failure (a server that speaks plain HTTP on that port answers the
+        // handshake with bytes that are no TLS record).
+        fail(UpstreamErrorKind::ConnectFailed, u"TLS handshake failed: "_s % m_socket->errorString());
+        break;
     case QAbstractSocket::RemoteHostClosedError:
         // Often reported before the disconnect itself: the same verdict as a close (the end of a body
         // framed by the close, bytes that are no HTTP, or a plain close).
