@@ -381,10 +381,8 @@ void FleetLink::finishConfigPut()
 
 // ---- commands -----------------------------------------------------------------------------------
 
-void FleetLink::nodeAction(const QString &node, link::NodeAction action)
+void FleetLink::sendToAll(const QString &what, const std::function<void(GatewayLink *)> &command)
 {
-    const char *name = action == link::NodeAction::Drain ? "drain" : action == link::NodeAction::Enable ? "enable" : "probe";
-    const QString what = QString::fromLatin1(name) % u' ' % node;
     const QList<int> up = connectedMembers();
     if (up.isEmpty()) {
         later([this, what, why = m_linkStatus.reason] { emit commandFinished(what, false, why); });
@@ -395,24 +393,19 @@ void FleetLink::nodeAction(const QString &node, link::NodeAction action)
         dropTimer(c.round.timeout);
     c = CommandRound{Round{up, startTimeout([this, what] { finishCommand(what); })}, {}};
     for (int i : up)
-        m_members[size_t(i)]->nodeAction(node, action);
+        command(m_members[size_t(i)].get());
+}
+
+void FleetLink::nodeAction(const QString &node, link::NodeAction action)
+{
+    const char *name = action == link::NodeAction::Drain ? "drain" : action == link::NodeAction::Enable ? "enable" : "probe";
+    sendToAll(QString::fromLatin1(name) % u' ' % node, [&](GatewayLink *m) { m->nodeAction(node, action); });
 }
 
 void FleetLink::setAccepting(bool accepting)
 {
-    const QList<int> up = connectedMembers();
-    // A remote gateway answers "pause"/"resume"; a local one "stop"/"start".
-    const QString what = accepting ? u"resume"_s : u"pause"_s;
-    if (up.isEmpty()) {
-        later([this, what, why = m_linkStatus.reason] { emit commandFinished(what, false, why); });
-        return;
-    }
-    CommandRound &c = m_commandRounds[what];
-    if (c.round.timeout)
-        dropTimer(c.round.timeout);
-    c = CommandRound{Round{up, startTimeout([this, what] { finishCommand(what); })}, {}};
-    for (int i : up)
-        m_members[size_t(i)]->setAccepting(accepting);
+    // A remote gateway answers "pause"/"resume"; a local one "stop"/"start" (onMemberCommand maps them).
+    sendToAll(accepting ? u"resume"_s : u"pause"_s, [&](GatewayLink *m) { m->setAccepting(accepting); });
 }
 
 void FleetLink::onMemberCommand(int member, const QString &what, bool ok, const QString &message)

@@ -19,6 +19,7 @@
 
 #include <QHash>
 #include <QList>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -83,6 +84,8 @@ private:
     void finishConfigPut();
     void finishCommand(const QString &what);
     void readFailed(int member, const QString &what, const QString &message);
+    // One command to every connected gateway, answered by one commandFinished(what, …) for all.
+    void sendToAll(const QString &what, const std::function<void(link::GatewayLink *)> &command);
     QTimer *startTimeout(std::function<void()> onTimeout);
     void later(std::function<void()> f);
 

@@ -120,7 +120,7 @@ private slots:
         // SWITCHYARD_SCREENSHOT_DIR set: the fleet window's Nodes and Gateways tabs, for a look.
         if (const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR"); !dir.isEmpty()) {
             fleet->resize(1280, 800);
-            QTest::qWait(1500); // let a few polls fill the rates
+            QTRY_VERIFY_WITH_TIMEOUT(fleet->gatewayLink()->status()->rates.requestsPerSecond > 0, 10000);
             QVERIFY(fleet->grab().save(dir + u"/fleet-window-nodes.png"_s));
             fleet->showView(MainWindow::View::Gateways);
             QCoreApplication::processEvents();
