@@ -87,7 +87,8 @@ private:
             if (f.member(i)->linkStatus().state != LinkState::Connected)
                 return false;
         }
-        return f.status().has_value();
+        // The fleet's own status is coalesced from its members', so it follows them a moment later.
+        return f.status().has_value() && f.linkStatus().state == LinkState::Connected && f.linkStatus().reason.isEmpty();
     }
 
 private slots:
