@@ -164,7 +164,11 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void createActions();
+    void createActions(); // mainwindowmenus.cpp, as are the menus
+    void createFileMenu();
+    void createGatewayMenu();
+    void createViewMenu();
+    void createHelpMenu();
     void createTray();
     void attachLink();
     void onStatus(const link::GatewayStatus &status);

@@ -7,6 +7,7 @@
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
+#include "helpdocs.h"
 #include "mainwindow.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
@@ -15,6 +16,7 @@
 
 #include <QAction>
 #include <QDesktopServices>
+#include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -25,6 +27,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolBar>
@@ -345,12 +348,25 @@ private slots:
         QVERIFY(panel.setUp());
         UrlCatcher catcher;
         QDesktopServices::setUrlHandler(u"https"_s, &catcher, "open");
+        QDesktopServices::setUrlHandler(u"file"_s, &catcher, "open");
         QAction *docs = panel.window->findChild<QAction *>(u"documentationAction"_s);
         QVERIFY(docs);
         docs->trigger();
         QDesktopServices::unsetUrlHandler(u"https"_s);
+        QDesktopServices::unsetUrlHandler(u"file"_s);
         QCOMPARE(catcher.opened, QList<QUrl>{MainWindow::documentationUrl()});
-        QVERIFY(MainWindow::documentationUrl().isValid());
+        // A build of the source tree opens the README it came with, not a web page (offline servers).
+        QVERIFY2(MainWindow::documentationUrl().isLocalFile(), qPrintable(MainWindow::documentationUrl().toString()));
+        QVERIFY(MainWindow::documentationUrl().toLocalFile().endsWith(u"/README.md"_s));
+
+        // The installed guide wins over anything else; with none found, the web page.
+        QTemporaryDir dir;
+        const QString installed = dir.filePath(u"README.md"_s);
+        QFile f(installed);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        QCOMPARE(documentationUrlFrom({dir.filePath(u"missing.md"_s), installed}), QUrl::fromLocalFile(installed));
+        QCOMPARE(documentationUrlFrom({dir.filePath(u"missing.md"_s)}).scheme(), u"https"_s);
 
         // About: the application's icon (not a generic one), and the documentation's address.
         panel.window->findChild<QAction *>(u"aboutAction"_s)->trigger();

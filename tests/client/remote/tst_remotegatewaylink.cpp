@@ -5,6 +5,7 @@
 // wrong key and a client key named as such, a killed gateway unreachable and back after its restart,
 // garbage incompatible, silence a timeout, and the test's own event loop turning all the while.
 
+#include "common/countingproxy.h"
 #include "common/testhttpclient.h"
 #include "remote/remotegatewaylink.h"
 
@@ -72,44 +73,6 @@ private:
     QByteArray m_reply;
     QTcpServer m_server;
     QList<QTcpSocket *> m_sockets;
-};
-
-// Between the link and the gateway, counting the bytes each way: what one attached panel costs on the wire.
-class CountingProxy final : public QObject
-{
-    Q_DISABLE_COPY_MOVE(CountingProxy)
-
-public:
-    explicit CountingProxy(quint16 target) : m_target(target)
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *in = m_server.nextPendingConnection()) {
-                ++connections;
-                auto *out = new QTcpSocket(in);
-                out->connectToHost(QHostAddress::LocalHost, m_target);
-                connect(in, &QTcpSocket::readyRead, out, [this, in, out] {
-                    const QByteArray b = in->readAll();
-                    toGateway += b.size();
-                    out->write(b);
-                });
-                connect(out, &QTcpSocket::readyRead, in, [this, in, out] {
-                    const QByteArray b = out->readAll();
-                    fromGateway += b.size();
-                    in->write(b);
-                });
-                connect(out, &QTcpSocket::disconnected, in, &QTcpSocket::disconnectFromHost);
-                connect(in, &QTcpSocket::disconnected, in, &QObject::deleteLater);
-            }
-        });
-    }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
-    QUrl url() const { return QUrl(u"http://127.0.0.1:%1"_s.arg(m_server.serverPort())); }
-    qint64 toGateway = 0, fromGateway = 0;
-    int connections = 0;
-
-private:
-    quint16 m_target;
-    QTcpServer m_server;
 };
 
 // utime + stime of a process in ms (/proc/PID/stat, fields 14 and 15, in clock ticks).
@@ -584,7 +547,7 @@ private slots:
         QTest::qWait(seconds * 1000);
         const qint64 idleCpu = cpuMs(pid) - before;
 
-        CountingProxy proxy(m_gatewayPort);
+        testing::CountingProxy proxy(m_gatewayPort);
         QVERIFY(proxy.listen());
         RemoteLinkOptions o = options();
         o.url = proxy.url();
