@@ -169,6 +169,12 @@ MainWindow *RemoteSessions::open(const QUrl &url, const QString &key, bool remem
         if (other)
             other->addFleetGateway(gatewayLink);
     }
+    if (auto *fleet = qobject_cast<client::FleetLink *>(m_fleet.link.get())) {
+        if (auto member = fleetLinkFor(s)) {
+            s.fleetMember = member.get();
+            fleet->addMember(std::move(member));
+        }
+    }
     m_sessions.push_back(std::move(s));
     addWindow(window);
     window->show();
@@ -183,20 +189,21 @@ MainWindow *RemoteSessions::openFleetWindow()
         m_fleet.window->activateWindow();
         return m_fleet.window.get();
     }
-    std::vector<std::unique_ptr<link::GatewayLink>> members;
-    for (const Session &s : m_sessions) {
-        auto made = app::makeRemoteLink(s.url, s.key);
-        if (!made)
-            continue;
-        // A certificate the operator trusted for this gateway is trusted by the fleet's link too.
-        auto *theirs = qobject_cast<client::RemoteGatewayLink *>(s.link.get());
-        auto *ours = qobject_cast<client::RemoteGatewayLink *>(made->get());
-        if (theirs && ours && !theirs->pinnedSha256().isEmpty())
-            ours->setPinnedSha256(theirs->pinnedSha256());
-        members.push_back(std::move(*made));
-    }
-    if (members.size() < 2)
+    if (m_sessions.size() < 2)
         return nullptr;
+    std::vector<std::unique_ptr<link::GatewayLink>> members;
+    for (Session &s : m_sessions) {
+        s.fleetMember = nullptr;
+        if (auto member = fleetLinkFor(s)) {
+            s.fleetMember = member.get();
+            members.push_back(std::move(member));
+        }
+    }
+    if (members.size() < 2) {
+        for (Session &s : m_sessions)
+            s.fleetMember = nullptr;
+        return nullptr;
+    }
     m_fleet.link = std::make_unique<client::FleetLink>(std::move(members));
     m_fleet.window = std::make_unique<MainWindow>(m_fleet.link.get(), nullptr, nullptr);
     MainWindow *window = m_fleet.window.get();
@@ -205,6 +212,8 @@ MainWindow *RemoteSessions::openFleetWindow()
         // Out of the window's own signal first; the link goes after the window that reads it.
         MainWindow *closing = m_fleet.window.release();
         QObject *linkObject = m_fleet.link.release();
+        for (Session &s : m_sessions)
+            s.fleetMember = nullptr;
         std::erase_if(m_windows, [closing](const QPointer<MainWindow> &w) { return !w || w == closing; });
         connect(closing, &QObject::destroyed, linkObject, &QObject::deleteLater);
         closing->deleteLater();
@@ -218,6 +227,19 @@ MainWindow *RemoteSessions::openFleetWindow()
     return window;
 }
 
+std::unique_ptr<link::GatewayLink> RemoteSessions::fleetLinkFor(const Session &s) const
+{
+    auto made = app::makeRemoteLink(s.url, s.key);
+    if (!made)
+        return nullptr;
+    // A certificate the operator trusted for this gateway is trusted by the fleet's link too.
+    auto *theirs = qobject_cast<client::RemoteGatewayLink *>(s.link.get());
+    auto *ours = qobject_cast<client::RemoteGatewayLink *>(made->get());
+    if (theirs && ours && !theirs->pinnedSha256().isEmpty())
+        ours->setPinnedSha256(theirs->pinnedSha256());
+    return std::move(*made);
+}
+
 void RemoteSessions::closeSession(MainWindow *window)
 {
     for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it) {
@@ -228,6 +250,8 @@ void RemoteSessions::closeSession(MainWindow *window)
             if (other && other != window)
                 other->removeFleetGateway(gone);
         }
+        if (auto *fleet = qobject_cast<client::FleetLink *>(m_fleet.link.get()); fleet && it->fleetMember)
+            fleet->removeMember(it->fleetMember); // the fleet window no longer sums a gateway closed here
         std::erase_if(m_windows, [window](const QPointer<MainWindow> &w) { return !w || w == window; });
         // Out of the window's own signal first; the link goes after the window that reads it.
         MainWindow *closing = it->window.release();

@@ -50,7 +50,8 @@ public:
 
     // One window for every remote gateway open here (their Nodes, Charts and Requests summed and merged,
     // commands to all: client/fleet/fleetlink.h), over links of its own; raised if already open. Null
-    // when fewer than two remote gateways are open. The Gateways tab's button asks for it.
+    // when fewer than two remote gateways are open. The Gateways tab's button asks for it. While it is
+    // open, a gateway connected to joins it and a gateway whose window is closed leaves it.
     MainWindow *openFleetWindow();
     MainWindow *fleetWindow() const { return m_fleet.window.get(); }
 
@@ -70,7 +71,10 @@ private:
         std::unique_ptr<MainWindow> window;
         QUrl url;    // what it was opened with: the fleet window opens its own link to the same gateway
         QString key;
+        link::GatewayLink *fleetMember = nullptr; // the fleet window's link to this gateway, while open
     };
+    // The fleet window's own link to a session's gateway (trusting what the session trusts).
+    std::unique_ptr<link::GatewayLink> fleetLinkFor(const Session &s) const;
     void promptForKey(const QUrl &url);
     void closeSession(MainWindow *window);
 

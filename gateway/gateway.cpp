@@ -1,15 +1,22 @@
 #include "gateway.h"
 
+#include "history/historystore.h"
+
 #include "common/clock.h"
+#include "keys/keyregistry.h"
+#include "keys/sharedlimits.h"
+#include "redis/redisconnection.h"
 #include "probe/healthprober.h"
 #include "server/listener.h"
 #include "config/configloader.h"
 #include "link/maskedsecrets.h"
 #include "proxy/configresponses.h"
+#include "proxy/responseidmemory.h"
 #include "proxy/statusapi.h"
 #include "server/worker.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QHostAddress>
 #include <QThread>
 #include <QDateTime>
@@ -23,8 +30,33 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard {
 
-Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<stats::GatewayStats>())
+// The history as the workers and the keys reach it: swapped whole when another path is applied.
+struct Gateway::HistorySlot
 {
+    std::atomic<std::shared_ptr<history::HistoryStore>> store;
+    QMutex mutex; // guards problem
+    QString problem;
+
+    std::shared_ptr<history::HistoryStore> get() const { return store.load(std::memory_order_acquire); }
+    QString why()
+    {
+        const QMutexLocker lock(&mutex);
+        return problem;
+    }
+};
+
+Gateway::Gateway(QObject *parent)
+    : QObject(parent), m_stats(std::make_unique<stats::GatewayStats>()),
+      m_responseIds(std::make_shared<proxy::ResponseIdMemory>()), m_keys(std::make_shared<keys::KeyRegistry>()),
+      m_history(std::make_shared<HistorySlot>())
+{
+    // A key made or changed is written to the history, when there is one (queued: never waits on disk).
+    m_keys->setPersistence([slot = std::weak_ptr<HistorySlot>(m_history)](const keys::VirtualKey &key) {
+        if (const auto s = slot.lock()) {
+            if (const auto store = s->get())
+                store->saveKey(key);
+        }
+    });
     qRegisterMetaType<stats::RequestRecord>();
     // Health checks run whether or not the gateway listens: the panel shows nodes before it starts.
     m_healthThread = new QThread();
@@ -44,6 +76,9 @@ Gateway::Gateway(QObject *parent) : QObject(parent), m_stats(std::make_unique<st
 Gateway::~Gateway()
 {
     stopNow();
+    m_sharedLimits.reset();
+    m_stats->setRecordSink(nullptr);
+    m_history->store.store(nullptr); // its destructor writes what is queued
     health::HealthProber *p = m_prober;
     QMetaObject::invokeMethod(p, [p] { delete p; }, Qt::BlockingQueuedConnection);
     m_healthThread->quit();
@@ -62,6 +97,9 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     result.changes = config::diffConfigs(m_config, config);
     const config::GatewaySettings previous = m_config.settings;
     m_config = config;
+    syncHistory(previous.history);
+    syncRedis(previous.redisUrl);
+    publishRunState(); // a history problem shows in /api/status at once
     const bool addressChanged = previous.listenHost != m_config.settings.listenHost
                                 || previous.listenPort != m_config.settings.listenPort;
     if (m_running && result.changes.listenChanged && !addressChanged) {
@@ -87,7 +125,8 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     }
     stats::GatewayStats *stats = m_stats.get();
     m_table = routing::RoutingTable::build(
-        m_config, [stats](const QString &name) { return stats->nodeRuntime(name); }, ++m_generation);
+        m_config, [stats](const QString &name) { return stats->nodeRuntime(name); }, ++m_generation,
+        m_prefixIndex);
     health::HealthPolicy policy;
     policy.consecutiveFailures = m_config.settings.ejectionConsecutiveFailures;
     policy.cooldownInitialMs = m_config.settings.ejectionCooldownMs;
@@ -104,6 +143,137 @@ Gateway::ApplyResult Gateway::applyConfig(const config::GatewayConfig &config)
     QMetaObject::invokeMethod(p, [p, table = m_table] { p->setTable(table); }, Qt::QueuedConnection);
     sampleHistory(); // a node just added starts its history from now, not from the next tick
     return result;
+}
+
+namespace {
+
+// Not a SQLite database, or one SQLite calls malformed: worth moving aside. (A newer schema, a directory
+// that cannot be made or a locked file are not: moving them would lose nothing broken.)
+bool isDamagedDatabase(const QString &path, const QString &error)
+{
+    QFile f(path);
+    if (!f.exists() || !f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(16);
+    if (f.size() > 0 && head != QByteArrayView("SQLite format 3\0", 16))
+        return true;
+    return error.contains(u"malformed"_s, Qt::CaseInsensitive) || error.contains(u"not a database"_s, Qt::CaseInsensitive);
+}
+
+// A day limit holds across a restart: each limited key's tokens of today, summed from the history.
+void carryOverTokensToday(const history::HistoryStore &store, keys::KeyRegistry &registry)
+{
+    constexpr qint64 DayMs = 86'400'000;
+    const qint64 now = registry.nowMs();
+    for (const keys::KeyListing &k : registry.list()) {
+        if (k.key.limits.tokensPerDay == 0 || !k.key.isActive(now))
+            continue;
+        const auto sums = store.rollups(now - now % DayMs, now + 1, 24 * 60, {}, {}, k.key.id);
+        qint64 tokens = 0;
+        if (sums) {
+            for (const history::RollupPoint &p : *sums)
+                tokens += p.promptTokens + p.completionTokens;
+        }
+        if (tokens > 0)
+            registry.carryOverToday(k.key.id, tokens);
+    }
+}
+
+} // namespace
+
+std::shared_ptr<history::HistoryStore> Gateway::history() const
+{
+    return m_history->get();
+}
+
+QString Gateway::historyProblem() const
+{
+    return m_history->why();
+}
+
+QString Gateway::redisProblem() const
+{
+    return m_sharedLimits ? m_sharedLimits->state().problem : QString();
+}
+
+void Gateway::syncRedis(const QString &before)
+{
+    const QString &want = m_config.settings.redisUrl;
+    if (want == before && (m_sharedLimits != nullptr) == !want.isEmpty())
+        return;
+    m_sharedLimits.reset(); // the old connection's thread stops (within its timeout)
+    const auto address = redis::parseRedisUrl(want);
+    if (want.isEmpty() || !address)
+        return; // the config reader refused a URL it cannot read
+    // The sharing thread's news reaches /api/status through this object's thread. (The thread is stopped
+    // before this object goes, and a queued call to a deleted object is dropped.)
+    m_sharedLimits = std::make_unique<keys::SharedLimits>(m_keys, *address, keys::SharedLimits::Options{}, [this] {
+        QMetaObject::invokeMethod(this, [this] { publishRunState(); }, Qt::QueuedConnection);
+    });
+}
+
+void Gateway::syncHistory(const config::HistorySettings &before)
+{
+    const config::HistorySettings &want = m_config.settings.history;
+    const std::shared_ptr<history::HistoryStore> open = m_history->get();
+    // Unchanged and as wanted. (The same config applied again after the file could not be opened tries
+    // again: the operator may have fixed it.)
+    if (want == before && (open || !want.enabled()))
+        return;
+    // Another path, other limits, or off: the old store writes what it has queued and closes.
+    m_stats->setRecordSink(nullptr);
+    m_history->store.store(nullptr);
+    {
+        const QMutexLocker lock(&m_history->mutex);
+        m_history->problem.clear();
+    }
+    if (!want.enabled())
+        return;
+    history::HistoryOptions options;
+    options.maxAgeDays = want.maxAgeDays;
+    options.maxBytes = want.maxSizeMb * 1024 * 1024;
+    auto opened = history::HistoryStore::open(want.path, options);
+    QString movedAside;
+    if (!opened && isDamagedDatabase(want.path, opened.error())) {
+        // A damaged file is kept for whoever wants to look into it, out of the way, and a new history
+        // starts: the gateway's requests from now on are not lost because old ones were.
+        movedAside = want.path % u".damaged-"_s % QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_s);
+        if (QFile::rename(want.path, movedAside)) {
+            QFile::remove(want.path % u"-wal"_s);
+            QFile::remove(want.path % u"-shm"_s);
+            qWarning().noquote() << "switchyard: the history file" << want.path << "was damaged (" << opened.error()
+                                 << "); kept as" << movedAside << "and started anew";
+            opened = history::HistoryStore::open(want.path, options);
+        } else {
+            movedAside.clear();
+        }
+    }
+    if (opened && !movedAside.isEmpty()) {
+        const QMutexLocker lock(&m_history->mutex);
+        m_history->problem = u"The history file was damaged; it was kept as "_s % movedAside %
+                             u" and a new history started"_s;
+    }
+    if (!opened) {
+        // A broken history never takes the gateway down: it serves on, in memory, and says why.
+        qWarning().noquote() << "switchyard: no lasting history:" << opened.error();
+        const QMutexLocker lock(&m_history->mutex);
+        m_history->problem = opened.error();
+        return;
+    }
+    std::shared_ptr<history::HistoryStore> store = std::move(*opened);
+    // The keys of an earlier run come back; keys made meanwhile (another path applied) are written over.
+    if (m_keys->list().empty()) {
+        if (auto stored = store->loadKeys()) {
+            m_keys->load(*stored);
+            carryOverTokensToday(*store, *m_keys);
+        } else
+            qWarning().noquote() << "switchyard: virtual keys not loaded:" << stored.error();
+    } else {
+        for (const keys::KeyListing &k : m_keys->list())
+            store->saveKey(k.key);
+    }
+    m_history->store.store(store);
+    m_stats->setRecordSink(std::move(store));
 }
 
 bool Gateway::setNodeDraining(const QString &node, bool draining)
@@ -131,6 +301,8 @@ link::RunState Gateway::runState() const
     r.stopping = m_stopping;
     r.paused = m_paused;
     r.listenUrl = m_listenUrl;
+    r.historyProblem = m_history->why();
+    r.redisProblem = redisProblem();
     return r;
 }
 
@@ -158,7 +330,9 @@ Expected<QString, QString> Gateway::start()
         thread->setObjectName(u"switchyard-worker-"_s % QString::number(i));
         auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
         worker->setGatewayControl(
-            {m_runState, [this](proxy::GatewayCommand command) { return runFromApi(std::move(command)); }});
+            {m_runState, [this](proxy::GatewayCommand command) { return runFromApi(std::move(command)); },
+             m_responseIds, m_keys, [slot = m_history] { return slot->get(); },
+             [slot = m_history] { return slot->why(); }});
         worker->moveToThread(thread);
         thread->start();
         if (m_workerNice != 0) {
@@ -478,6 +652,8 @@ void Gateway::sampleHistory()
         s.promptTokens = c.promptTokens.load();
         s.completionTokens = c.completionTokens.load();
         s.inFlight = c.inFlight.load();
+        const int hitPermille = n.runtime->health.prefixHitPermille.load(std::memory_order_relaxed);
+        s.prefixHitRate = hitPermille < 0 ? -1.0 : hitPermille / 1000.0;
         s.ttft = n.runtime->ttft.snapshot();
         s.latency = n.runtime->latency.snapshot();
         all.promptTokens += s.promptTokens;

@@ -35,6 +35,15 @@ class Worker;
 namespace health {
 class HealthProber;
 }
+namespace keys {
+class KeyRegistry;
+}
+namespace history {
+class HistoryStore;
+}
+namespace keys {
+class SharedLimits;
+}
 
 struct NodeSnapshot
 {
@@ -148,6 +157,16 @@ public:
     // The live state GatewayStatus is built from (link/gatewaystatus.h), as /api/status reads it.
     std::shared_ptr<const routing::RoutingTable> routingTable() const { return m_table; }
     const stats::GatewayStats &stats() const { return *m_stats; }
+    // The virtual keys (docs/KEYS.md): made and revoked through /api/keys; kept across restarts of the
+    // listener and config changes.
+    keys::KeyRegistry &keys() { return *m_keys; }
+    // The lasting history (switchyard.history), or null: off, or its file could not be opened (then
+    // historyProblem() says why and the gateway serves on without it).
+    std::shared_ptr<history::HistoryStore> history() const;
+    QString historyProblem() const;
+    // With switchyard.redis_url: why the keys' limits are not shared with the other replicas right now
+    // (Redis unreachable, refused), or empty (shared, or no Redis set).
+    QString redisProblem() const;
 
     // A drained node takes no new requests; its in-flight ones finish. False to take traffic again.
     // Returns false for an unknown node.
@@ -184,6 +203,9 @@ private:
 
     config::GatewayConfig m_config;
     std::shared_ptr<const routing::RoutingTable> m_table;
+    // cache_aware's memory of which node saw which prompt: one per gateway, shared by its workers and
+    // kept across configs so a re-apply does not forget what the nodes that stay have cached.
+    std::shared_ptr<routing::PrefixIndex> m_prefixIndex = std::make_shared<routing::PrefixIndex>();
     std::unique_ptr<stats::GatewayStats> m_stats;
     std::function<void(const stats::RequestRecord &)> m_logger;
     ConfigUpdateHandler m_configUpdateHandler;
@@ -203,6 +225,16 @@ private:
     bool m_stopping = false;
     bool m_paused = false;
     std::shared_ptr<proxy::SharedRunState> m_runState = std::make_shared<proxy::SharedRunState>();
+    // Outlives restarts of the listener: a response created before a restart is still found after it.
+    std::shared_ptr<proxy::ResponseIdMemory> m_responseIds;
+    std::shared_ptr<keys::KeyRegistry> m_keys;
+    // Opens, reopens or closes the history when switchyard.history changed (the Gateway's thread).
+    void syncHistory(const config::HistorySettings &before);
+    struct HistorySlot;
+    std::shared_ptr<HistorySlot> m_history; // shared with the workers and the keys' persistence
+    // Starts, restarts or stops sharing the keys through Redis when switchyard.redis_url changed.
+    void syncRedis(const QString &before);
+    std::unique_ptr<keys::SharedLimits> m_sharedLimits; // null unless switchyard.redis_url is set
     QString m_listenUrl;
     quint16 m_port = 0;
 };

@@ -31,7 +31,7 @@ echo "built $deb ($(du -h "$deb" | cut -f1))"
 fail() { echo "package check failed: $*" >&2; exit 1; }
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in libqt6core6 libqt6network6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6keychain1 qt6-qpa-plugins libstdc++6; do
+for lib in libqt6core6 libqt6network6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6keychain1 libqt6sql6-sqlite libhiredis qt6-qpa-plugins libstdc++6; do
   [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib"
 done
 echo "Recommends: $(dpkg-deb -f "$deb" Recommends)"

@@ -29,6 +29,8 @@ PerformanceModel::PerformanceModel(PerformanceParams params, Clock clock)
     m_params.ttftBaseMs = std::max(m_params.ttftBaseMs, 0.0);
     m_params.maxNumSeqs = std::max(m_params.maxNumSeqs, 1);
     m_params.kvCacheTokens = std::max<qint64>(m_params.kvCacheTokens, 1);
+    if (m_params.prefixCaching)
+        m_cache = std::make_unique<PrefixCache>(m_params.kvCacheTokens / PrefixBlockTokens);
 }
 
 double PerformanceModel::perSequenceRate(int n) const
@@ -54,24 +56,26 @@ qint64 PerformanceModel::stepDurationNs(int n) const
     return std::max<qint64>(1, qint64(seconds * NanosPerSecond));
 }
 
-qint64 PerformanceModel::prefillDurationNs(int tokens) const
+qint64 PerformanceModel::prefillComputeNs(int tokens) const
 {
-    const double seconds = m_slow * (m_params.ttftBaseMs / 1000.0 + tokens / m_params.prefillTokensPerSecond);
-    return std::max<qint64>(1, qint64(seconds * NanosPerSecond));
+    return qint64(m_slow * tokens / m_params.prefillTokensPerSecond * NanosPerSecond);
 }
 
-SequenceId PerformanceModel::submit(int promptTokens, int completionTokens, FinishReason reason)
+SequenceId PerformanceModel::submit(int promptTokens, int completionTokens, FinishReason reason,
+                                    std::vector<BlockHash> promptBlocks)
 {
     const SequenceId id = m_nextId++;
     Sequence s;
     s.promptTokens = std::max(promptTokens, 0);
+    s.blocks = std::move(promptBlocks);
     s.target = std::max(completionTokens, 1);
     s.reason = reason;
-    s.arrivedAt = m_clock();
-    m_sequences.emplace(id, s);
+    const qint64 arrivedAt = m_clock();
+    s.arrivedAt = arrivedAt;
+    m_sequences.emplace(id, std::move(s));
     m_waiting.push_back(id);
     if (!isPaused())
-        admitWaiting(s.arrivedAt);
+        admitWaiting(arrivedAt);
     return id;
 }
 
@@ -86,6 +90,8 @@ bool PerformanceModel::cancel(SequenceId id)
         m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), id));
         break;
     case State::Prefill:
+        // Its place in the prefill queue stays spent (at most one prompt's compute): the prompts behind
+        // it keep their deadlines, as already announced to the node's timer.
         eraseId(m_prefilling, id);
         release(s);
         break;
@@ -113,9 +119,12 @@ void PerformanceModel::resume()
     if (!m_pausedAt)
         return;
     const qint64 now = m_clock();
-    const qint64 shift = now - *m_pausedAt;
+    const qint64 pausedAt = *m_pausedAt;
+    const qint64 shift = now - pausedAt;
     m_pausedAt.reset();
     m_nextStepAt += shift;
+    if (m_prefillFreeAt > pausedAt) // the prompts still computing when the engine hung
+        m_prefillFreeAt += shift;
     for (SequenceId id : m_prefilling)
         m_sequences[id].prefillDoneAt += shift;
     admitWaiting(now);
@@ -139,6 +148,25 @@ void PerformanceModel::touch(SequenceId id, Sequence &s)
 void PerformanceModel::release(Sequence &s)
 {
     m_tokensInFlight -= s.promptTokens + s.generated;
+    if (m_cache)
+        m_cache->release(s.blocks, s.heldBlocks);
+    s.heldBlocks = 0;
+}
+
+void PerformanceModel::cacheFinishedBlocks(const std::vector<BlockHash> &blocks)
+{
+    if (!m_cache)
+        return;
+    m_cache->release(blocks, m_cache->acquire(blocks, 0, false).heldBlocks);
+}
+
+int PerformanceModel::acquireCached(Sequence &s, bool first)
+{
+    if (!m_cache)
+        return 0;
+    const PrefixCache::Acquired a = m_cache->acquire(s.blocks, s.promptTokens, first);
+    s.heldBlocks = a.heldBlocks;
+    return a.cachedTokens;
 }
 
 void PerformanceModel::admitWaiting(qint64 t)
@@ -153,15 +181,23 @@ void PerformanceModel::admitWaiting(qint64 t)
             break;
         m_waiting.pop_front();
         const qint64 at = std::max(t, s.arrivedAt);
-        if (s.admittedAt < 0) {
+        const bool first = s.admittedAt < 0;
+        const int cached = acquireCached(s, first);
+        if (first) {
             s.admittedAt = at;
             touch(id, s);
             s.event.admitted = true;
             s.event.queueSeconds = double(at - s.arrivedAt) / NanosPerSecond;
+            s.event.cachedTokens = cached;
         }
         s.state = State::Prefill;
-        // A preempted sequence recomputes its prompt and what it had generated.
-        s.prefillDoneAt = at + prefillDurationNs(int(tokens));
+        // Only the uncached part is computed; a preempted sequence recomputes what it had generated too.
+        // The prompt computes once those admitted before it have (the node's prefill is one queue), then
+        // the fixed overhead, which requests do not share.
+        const qint64 computeStart = std::max(at, m_prefillFreeAt);
+        m_prefillFreeAt = computeStart + prefillComputeNs(int(tokens - cached));
+        s.prefillDoneAt = std::max<qint64>(
+            at + 1, m_prefillFreeAt + qint64(m_slow * m_params.ttftBaseMs / 1000.0 * NanosPerSecond));
         m_tokensInFlight += tokens;
         m_prefilling.push_back(id);
     }

@@ -132,11 +132,11 @@ QByteArray SimMetrics::render(const Gauges &g) const
     sample(out, "vllm:prompt_tokens_total", m_labels, double(m_promptTokens));
     head(out, "vllm:generation_tokens", "counter", "Number of generation tokens processed.");
     sample(out, "vllm:generation_tokens_total", m_labels, double(m_generationTokens));
-    // No prefix caching in the simulation: every prompt token is a query, none a hit.
+    // In tokens, counted when a sequence is first scheduled (vLLM v1); both stay 0 with prefix caching off.
     head(out, "vllm:prefix_cache_queries", "counter", "Prefix cache queries, in terms of number of queried tokens.");
-    sample(out, "vllm:prefix_cache_queries_total", m_labels, double(m_promptTokens));
+    sample(out, "vllm:prefix_cache_queries_total", m_labels, double(g.prefixCacheQueries));
     head(out, "vllm:prefix_cache_hits", "counter", "Prefix cache hits, in terms of number of cached tokens.");
-    sample(out, "vllm:prefix_cache_hits_total", m_labels, 0);
+    sample(out, "vllm:prefix_cache_hits_total", m_labels, double(g.prefixCacheHits));
     head(out, "vllm:request_success", "counter", "Count of successfully processed requests.");
     static const char *const reasons[] = {"stop", "length", "abort"};
     for (std::size_t i = 0; i < m_success.size(); ++i)

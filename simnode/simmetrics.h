@@ -45,6 +45,8 @@ public:
         int waiting = 0;
         double kvCacheUsage = 0;
         qint64 preemptions = 0;
+        qint64 prefixCacheQueries = 0; // tokens looked up in the prefix cache
+        qint64 prefixCacheHits = 0;    // of those, tokens found
     };
 
     void addPromptTokens(qint64 n) { m_promptTokens += n; }

@@ -119,6 +119,7 @@ SimNode::Counters SimNode::counters() const
     c.waiting = s.waiting.load();
     c.openConnections = s.openConnections.load();
     c.promptTokens = s.promptTokens.load();
+    c.cachedPromptTokens = s.cachedPromptTokens.load();
     c.generationTokens = s.generationTokens.load();
     c.faultsInjected = s.faultsInjected.load();
     return c;

@@ -49,13 +49,14 @@ public:
 
     struct Counters
     {
-        qint64 requestsReceived = 0; // inference requests (chat, completions, embeddings) fully read
+        qint64 requestsReceived = 0; // inference requests (chat, completions, embeddings, vLLM's own, audio) fully read
         qint64 completed = 0;        // inference requests whose response was fully sent (any status)
         qint64 clientAborts = 0;     // client closed before the response finished
         int running = 0;             // sequences in the batch (prefill + decode)
         int waiting = 0;             // sequences queued beyond max-num-seqs or the KV cache
         int openConnections = 0;
         qint64 promptTokens = 0;
+        qint64 cachedPromptTokens = 0; // of promptTokens, served by the prefix cache
         qint64 generationTokens = 0;
         qint64 faultsInjected = 0;   // injected 500s and dropped streams
     };

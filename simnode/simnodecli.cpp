@@ -25,6 +25,7 @@ void addSimNodeOptions(QCommandLineParser &p)
         {u"prefill-tokens-per-second"_s, u"Prompt processing speed (default %1)."_s.arg(pd.prefillTokensPerSecond), u"rate"_s},
         {u"max-num-seqs"_s, u"Sequences in the batch; more wait (default %1)."_s.arg(pd.maxNumSeqs), u"n"_s},
         {u"kv-cache-tokens"_s, u"KV cache capacity in tokens (default %1)."_s.arg(pd.kvCacheTokens), u"tokens"_s},
+        {u"no-prefix-caching"_s, u"Turn the automatic prefix cache off (like vLLM --no-enable-prefix-caching)."_s},
         {u"output-tokens"_s, u"Mean natural completion length (default %1)."_s.arg(d.text.meanOutputTokens), u"tokens"_s},
         {u"seed"_s, u"Deterministic text: the same request gets the same answer."_s, u"n"_s},
         {u"reasoning-tokens"_s, u"reasoning_content tokens before each chat answer (default 0)."_s, u"n"_s},
@@ -32,6 +33,7 @@ void addSimNodeOptions(QCommandLineParser &p)
         {u"keep-alive-timeout-ms"_s, u"Idle keep-alive timeout (default %1, uvicorn's 5 s)."_s.arg(d.keepAliveTimeoutMs), u"ms"_s},
         {u"access-log"_s, u"Log one line per request."_s},
         {u"no-stream-usage"_s, u"Never report usage in a stream, even with stream_options.include_usage."_s},
+        {u"refuse-stream-options"_s, u"Answer 400 to a request with stream_options (a server that forbids unknown members)."_s},
         {u"fault"_s, u"Start in a fault mode: healthy|error500|hang|refuse|drop-stream|slow|dead|garbage."_s, u"mode"_s},
         {u"error-fraction"_s, u"error500: share of requests that fail (default 1)."_s, u"0..1"_s},
         {u"drop-after-tokens"_s, u"drop-stream: tokens sent before the cut (default 8)."_s, u"n"_s},
@@ -87,6 +89,8 @@ Expected<SimNodeOptions, QString> simNodeOptionsFrom(const QCommandLineParser &p
         o.vllmVersion = p.value(u"vllm-version"_s);
     o.accessLog = p.isSet(u"access-log"_s);
     o.streamUsage = !p.isSet(u"no-stream-usage"_s);
+    o.refuseStreamOptions = p.isSet(u"refuse-stream-options"_s);
+    o.performance.prefixCaching = !p.isSet(u"no-prefix-caching"_s);
 
     QString error;
     PerformanceParams &perf = o.performance;

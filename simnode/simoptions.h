@@ -42,6 +42,8 @@ struct SimNodeOptions
     bool accessLog = false;                      // one uvicorn-style line per request (qInfo)
     bool streamUsage = true;                     // false: like a server without stream_options, a
                                                  // stream never reports usage, even when asked
+    bool refuseStreamOptions = false;            // true: like a server whose schema forbids unknown
+                                                 // members, a body with stream_options gets 400
     PerformanceParams performance;
     TextOptions text;
     FaultMode fault = FaultMode::Healthy;

@@ -1,6 +1,7 @@
 #include "simprotocol.h"
 
 #include "http/jsonbodyscanner.h"
+#include "simprotocolfields.h"
 #include "textgenerator.h"
 
 #include <cstring>
@@ -73,7 +74,7 @@ const char *finishReasonName(FinishReason reason)
     return reason == FinishReason::Length ? "length" : "stop";
 }
 
-namespace {
+namespace fields {
 
 // Pydantic-style messages, as vLLM passes FastAPI's validation errors through.
 ApiError validationError(const char *type, const std::string &field, const char *msg)
@@ -156,7 +157,7 @@ Expected<std::string, ApiError> contentText(const Json &content)
         for (const Json &part : content) {
             if (!part.is_object() || !part.contains("type") || !part["type"].is_string())
                 return unexpected(validationError("model_type", "messages", "Content parts must be objects with a type"));
-            if (part["type"] == "text") {
+            if (part["type"] == "text" || part["type"] == "input_text" || part["type"] == "output_text") {
                 if (!part.contains("text") || !part["text"].is_string())
                     return unexpected(validationError("string_type", "messages", "Text parts need a string text"));
                 text += part["text"].get<std::string>();
@@ -168,7 +169,22 @@ Expected<std::string, ApiError> contentText(const Json &content)
     return unexpected(validationError("string_type", "messages", "Input should be a valid string"));
 }
 
-} // namespace
+std::optional<ApiError> readStreamFlags(const Json &obj, GenerationRequest &g)
+{
+    auto stream = optionalBool(obj, "stream");
+    if (!stream)
+        return stream.error();
+    g.stream = *stream;
+    auto ignoreEos = optionalBool(obj, "ignore_eos");
+    if (!ignoreEos)
+        return ignoreEos.error();
+    g.ignoreEos = *ignoreEos;
+    return std::nullopt;
+}
+
+} // namespace fields
+
+using namespace fields;
 
 Expected<GenerationRequest, ApiError> parseGenerationRequest(Endpoint endpoint, QByteArrayView body,
                                                              const QStringList &models, int maxModelLen)
@@ -191,6 +207,7 @@ Expected<GenerationRequest, ApiError> parseGenerationRequest(Endpoint endpoint, 
         if (messages.empty())
             return unexpected(badRequest("messages must not be empty"));
         int tokens = 3; // the assistant turn the chat template opens
+        PromptTokenizer &tokenizer = r.tokenizer;
         for (const Json &m : messages) {
             if (!m.is_object())
                 return unexpected(validationError("model_type", "messages", "Input should be an object"));
@@ -200,7 +217,10 @@ Expected<GenerationRequest, ApiError> parseGenerationRequest(Endpoint endpoint, 
             if (!text)
                 return unexpected(text.error());
             tokens += 4 + estimateTokens(*text); // role markers of the template
+            tokenizer.addChatMessage(m["role"].get<std::string>(), *text);
         }
+        tokenizer.addAssistantHeader();
+        Q_ASSERT(tokenizer.tokens() == tokens);
         r.promptTokens = tokens;
         r.promptHash = fnv1a64(QByteArray::fromStdString(messages.dump(-1, ' ', false, Json::error_handler_t::replace)));
     } else {
@@ -208,21 +228,25 @@ Expected<GenerationRequest, ApiError> parseGenerationRequest(Endpoint endpoint, 
             return unexpected(validationError("missing", "prompt", "Field required"));
         const Json &prompt = j["prompt"];
         std::string text;
-        if (prompt.is_string()) {
-            text = prompt.get<std::string>();
+        PromptTokenizer &tokenizer = r.tokenizer;
+        const bool oneText = prompt.is_string() || (prompt.is_array() && prompt.size() == 1 && prompt[0].is_string());
+        if (oneText) {
+            text = prompt.is_string() ? prompt.get<std::string>() : prompt[0].get<std::string>();
             r.promptTokens = 1 + estimateTokens(text); // BOS
-        } else if (prompt.is_array() && prompt.size() == 1 && prompt[0].is_string()) {
-            text = prompt[0].get<std::string>();
-            r.promptTokens = 1 + estimateTokens(text);
+            tokenizer.addMarkers("<bos>", 1);
+            tokenizer.addText(text);
         } else if (prompt.is_array() && !prompt.empty()
                    && std::all_of(prompt.begin(), prompt.end(), [](const Json &t) { return t.is_number_integer(); })) {
             text = prompt.dump();
             r.promptTokens = int(prompt.size());
+            for (const Json &t : prompt)
+                tokenizer.addTokenId(t.get<qint64>());
         } else if (prompt.is_array() && prompt.size() > 1) {
             return unexpected(badRequest("The simulated node serves one prompt per request (n=1); batched prompts are not supported."));
         } else {
             return unexpected(validationError("string_type", "prompt", "Input should be a valid string"));
         }
+        Q_ASSERT(tokenizer.tokens() == r.promptTokens);
         r.promptHash = fnv1a64(QByteArray::fromStdString(text));
     }
 
@@ -387,6 +411,18 @@ OJson usageJson(const Usage &u)
                  {"completion_tokens", u.completionTokens},
                  {"total_tokens", u.promptTokens + u.completionTokens}};
 }
+
+// The usage of a finished request: per-chunk usage never carries the details, the final one does. A
+// stream's chunks leave unset fields out (vLLM dumps them with exclude_unset); a whole response has null.
+OJson finalUsageJson(const Usage &u, bool stream)
+{
+    OJson j = usageJson(u);
+    if (u.cachedTokens)
+        j["prompt_tokens_details"] = OJson{{"cached_tokens", *u.cachedTokens}};
+    else if (!stream)
+        j["prompt_tokens_details"] = nullptr;
+    return j;
+}
 } // namespace
 
 OJson ResponseWriter::chunkBase() const
@@ -448,7 +484,7 @@ QByteArray ResponseWriter::usageEvent(const Usage &usage) const
 {
     OJson c = chunkBase();
     c["choices"] = OJson::array();
-    c["usage"] = usageJson(usage);
+    c["usage"] = finalUsageJson(usage, true);
     return sseEvent(toBytes(c));
 }
 
@@ -492,9 +528,7 @@ QByteArray ResponseWriter::completeBody(const std::string &text, const std::stri
     r["choices"] = OJson::array({choice});
     r["service_tier"] = nullptr;
     r["system_fingerprint"] = nullptr;
-    OJson u = usageJson(usage);
-    u["prompt_tokens_details"] = nullptr;
-    r["usage"] = u;
+    r["usage"] = finalUsageJson(usage, false);
     if (m_endpoint == Endpoint::ChatCompletions)
         r["prompt_logprobs"] = nullptr;
     r["kv_transfer_params"] = nullptr;

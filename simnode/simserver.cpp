@@ -1,5 +1,8 @@
 #include "simserver.h"
 
+#include "simaudioapi.h"
+#include "simvllmapi.h"
+
 #include <QDateTime>
 #include <QHostInfo>
 #include <QRandomGenerator>
@@ -21,7 +24,9 @@ constexpr QByteArrayView JsonType = "application/json";
 bool isInference(const http::Request &r)
 {
     return r.method == "POST"
-        && (r.path == "/v1/chat/completions" || r.path == "/v1/completions" || r.path == "/v1/embeddings");
+        && (r.path == "/v1/chat/completions" || r.path == "/v1/completions" || r.path == "/v1/embeddings"
+            || r.path == "/v1/responses" || r.path == "/v1/messages" || r.path == "/v1/messages/count_tokens"
+            || isVllmApiPath(r.path) || isAudioPath(r.path)); // vLLM's own endpoints and audio uploads
 }
 
 ApiError engineDeadError()
@@ -165,7 +170,7 @@ void SimServer::dispatch(SimConnection &c, const http::Request &r)
             handleControl(c, r);
             return;
         }
-        if (!m_options.apiKey.isEmpty() && path.startsWith("/v1")
+        if (!m_options.apiKey.isEmpty() && (path.startsWith("/v1") || path.startsWith("/v2"))
             && r.header("authorization") != QByteArray("Bearer " + m_options.apiKey.toUtf8())) {
             respondJson(c, r, 401, R"({"error":"Unauthorized"})");
             return;
@@ -188,8 +193,11 @@ void SimServer::dispatch(SimConnection &c, const http::Request &r)
             }
         } else if (path == "/metrics") {
             if (allowed("GET")) {
+                const PrefixCache *cache = m_model.prefixCache();
                 const QByteArray body = m_metrics.render({m_model.running(), m_model.waiting(),
-                                                          m_model.kvCacheUsage(), m_model.preemptions()});
+                                                          m_model.kvCacheUsage(), m_model.preemptions(),
+                                                          cache ? cache->queriedTokens() : 0,
+                                                          cache ? cache->hitTokens() : 0});
                 logAccess(c, r, 200);
                 c.respond(200, "text/plain; version=0.0.4; charset=utf-8", body);
             }
@@ -202,6 +210,23 @@ void SimServer::dispatch(SimConnection &c, const http::Request &r)
         } else if (path == "/v1/embeddings") {
             if (allowed("POST"))
                 handleEmbeddings(c, r);
+        } else if (path == "/v1/responses") {
+            if (allowed("POST"))
+                handleGeneration(c, r, Endpoint::Responses);
+        } else if (path.startsWith("/v1/responses/")) {
+            handleStoredResponse(c, r);
+        } else if (path == "/v1/messages") {
+            if (allowed("POST"))
+                handleGeneration(c, r, Endpoint::Messages);
+        } else if (path == "/v1/messages/count_tokens") {
+            if (allowed("POST"))
+                handleCountTokens(c, r);
+        } else if (isVllmApiPath(path)) { // vLLM's own endpoints and audio uploads
+            if (allowed("POST"))
+                handleVllmApi(c, r);
+        } else if (isAudioPath(path)) {
+            if (allowed("POST"))
+                handleAudio(c, r);
         } else {
             respondJson(c, r, 404, errorBody(routeError(404)));
         }
@@ -223,7 +248,8 @@ void SimServer::respondJson(SimConnection &c, const http::Request &r, int status
 
 void SimServer::respondError(SimConnection &c, const http::Request &r, const ApiError &error)
 {
-    respondJson(c, r, error.status, errorBody(error));
+    // vLLM answers the Messages API's errors in Anthropic's envelope.
+    respondJson(c, r, error.status, r.path.startsWith("/v1/messages") ? messagesErrorBody(error) : errorBody(error));
 }
 
 bool SimServer::injectRequestFault(SimConnection &c, const http::Request &r)
@@ -243,14 +269,36 @@ bool SimServer::injectRequestFault(SimConnection &c, const http::Request &r)
 
 void SimServer::handleGeneration(SimConnection &c, const http::Request &r, Endpoint endpoint)
 {
-    auto parsed = parseGenerationRequest(endpoint, r.body, m_options.models, m_options.maxModelLen);
-    if (!parsed) {
-        respondError(c, r, parsed.error());
-        return;
+    const char *idPrefix = endpoint == Endpoint::ChatCompletions ? "chatcmpl-"
+                           : endpoint == Endpoint::Completions   ? "cmpl-"
+                           : endpoint == Endpoint::Responses     ? "resp_"
+                                                                 : "msg_";
+    const std::string id = idPrefix + randomHex();
+    std::shared_ptr<ApiWriter> api;
+    GenerationRequest g;
+    if (endpoint == Endpoint::Responses || endpoint == Endpoint::Messages) {
+        auto parsed = parseApiRequest(r, endpoint, id);
+        if (!parsed) {
+            respondError(c, r, parsed.error());
+            return;
+        }
+        g = std::move(parsed->first);
+        api = std::move(parsed->second);
+    } else {
+        if (m_options.refuseStreamOptions && r.body.contains("\"stream_options\"")) {
+            respondError(c, r, badRequest("[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), "
+                                          "'msg': 'Extra inputs are not permitted'}]"));
+            return;
+        }
+        auto parsed = parseGenerationRequest(endpoint, r.body, m_options.models, m_options.maxModelLen);
+        if (!parsed) {
+            respondError(c, r, parsed.error());
+            return;
+        }
+        g = std::move(*parsed);
     }
     if (injectRequestFault(c, r))
         return;
-    GenerationRequest g = std::move(*parsed);
     if (!m_options.streamUsage) {
         g.includeUsage = false;
         g.continuousUsage = false;
@@ -281,9 +329,8 @@ void SimServer::handleGeneration(SimConnection &c, const http::Request &r, Endpo
     const int target = std::max(1, std::min(natural, limit));
     const FinishReason reason = natural <= limit ? FinishReason::Stop : FinishReason::Length;
 
-    const std::string id = (endpoint == Endpoint::ChatCompletions ? "chatcmpl-" : "cmpl-") + randomHex();
     const bool stream = g.stream;
-    const SequenceId sequence = m_model.submit(g.promptTokens, target, reason);
+    const SequenceId sequence = m_model.submit(g.promptTokens, target, reason, g.promptBlocks());
     Exchange ex{
         .connection = &c,
         .request = g,
@@ -296,6 +343,7 @@ void SimServer::handleGeneration(SimConnection &c, const http::Request &r, Endpo
         .reasoning = TextGenerator(mix(seed, 0x7ea5ULL), TextGenerator::Style::Reasoning),
         .text = {},
         .reasoningText = {},
+        .api = std::move(api),
     };
     m_exchanges.emplace(sequence, std::move(ex));
     c.setTag(sequence);
@@ -320,6 +368,58 @@ void SimServer::handleEmbeddings(SimConnection &c, const http::Request &r)
     m_shared.promptTokens += parsed->promptTokens;
     respondJson(c, r, 200, embeddingsBody(*parsed, "embd-" + randomHex(), QDateTime::currentSecsSinceEpoch(),
                                           m_options.text.embeddingDimensions));
+}
+
+void SimServer::handleVllmApi(SimConnection &c, const http::Request &r)
+{
+    const VllmApiContext context{m_options.models, m_options.maxModelLen, m_options.text.embeddingDimensions,
+                                 randomHex(), QDateTime::currentSecsSinceEpoch()};
+    auto answer = answerVllmApi(r.path, r.body, context);
+    if (!answer) {
+        respondError(c, r, answer.error());
+        return;
+    }
+    if (injectRequestFault(c, r))
+        return;
+    m_metrics.addPromptTokens(answer->promptTokens);
+    m_shared.promptTokens += answer->promptTokens;
+    respondJson(c, r, 200, answer->body);
+}
+
+void SimServer::handleAudio(SimConnection &c, const http::Request &r)
+{
+    auto answer = answerAudio(r.path, r.header("content-type"), r.body,
+                              AudioContext{m_options.models, randomHex(), QDateTime::currentSecsSinceEpoch()});
+    if (!answer) {
+        respondError(c, r, answer.error());
+        return;
+    }
+    if (injectRequestFault(c, r))
+        return;
+    m_metrics.addPromptTokens(answer->promptTokens);
+    m_metrics.addGenerationTokens(answer->completionTokens);
+    m_shared.promptTokens += answer->promptTokens;
+    m_shared.generationTokens += answer->completionTokens;
+    if (!answer->stream) {
+        if (isInference(r))
+            ++m_shared.completed;
+        logAccess(c, r, 200);
+        c.respond(200, answer->contentType, answer->body);
+        return;
+    }
+    // The whole transcript is ready at once (nothing is decoded); drop-stream still cuts it after N events.
+    logAccess(c, r, 200);
+    c.beginStream();
+    for (qsizetype i = 0; i < answer->events.size(); ++i) {
+        if (m_fault == FaultMode::DropStream && i >= m_faultParams.dropAfterTokens) {
+            ++m_shared.faultsInjected;
+            c.drop();
+            return;
+        }
+        c.streamData(answer->events[i]);
+    }
+    ++m_shared.completed;
+    c.endStream();
 }
 
 void SimServer::handleControl(SimConnection &c, const http::Request &r)
@@ -494,8 +594,11 @@ void SimServer::emitTokens(SequenceId id, const SequenceEvent &e)
     if (it == m_exchanges.end())
         return;
     Exchange &ex = it->second;
-    if (e.admitted)
+    if (e.admitted) {
         m_metrics.queueTime.observe(e.queueSeconds);
+        ex.cachedTokens = e.cachedTokens;
+        m_shared.cachedPromptTokens += e.cachedTokens;
+    }
     if (e.firstToken) {
         m_metrics.timeToFirstToken.observe(e.ttftSeconds);
         m_metrics.addPromptTokens(ex.request.promptTokens);
@@ -516,7 +619,14 @@ void SimServer::emitTokens(SequenceId id, const SequenceEvent &e)
         const bool reasoning = ex.emitted < ex.reasoningTokens;
         const QByteArray token = reasoning ? ex.reasoning.next() : ex.answer.next();
         ++ex.emitted;
-        if (ex.request.stream) {
+        if (ex.api) {
+            if (ex.request.stream) {
+                if (ex.emitted == 1)
+                    ex.connection->streamData(ex.api->openEvents({ex.request.promptTokens, 0}));
+                ex.connection->streamData(ex.api->tokenEvent(token));
+            }
+            ex.text.append(token.constData(), std::size_t(token.size()));
+        } else if (ex.request.stream) {
             const Usage usage{ex.request.promptTokens, ex.emitted};
             if (ex.emitted == 1 && chat)
                 ex.connection->streamData(ex.writer.roleEvent({ex.request.promptTokens, 0}));
@@ -525,6 +635,8 @@ void SimServer::emitTokens(SequenceId id, const SequenceEvent &e)
         } else {
             (reasoning ? ex.reasoningText : ex.text).append(token.constData(), std::size_t(token.size()));
         }
+        if (ex.request.stream && !reasoning && chat && m_model.prefixCache())
+            ex.text.append(token.constData(), std::size_t(token.size())); // for cacheAnswer()
     }
     if (e.finished)
         finishExchange(id, e.reason);
@@ -538,9 +650,19 @@ void SimServer::finishExchange(SequenceId id, FinishReason reason)
     Exchange &ex = node.mapped();
     m_metrics.requestFinished(reason == FinishReason::Stop ? SimMetrics::Finished::Stop : SimMetrics::Finished::Length,
                               double(m_model.now() - ex.submittedAt) / 1e9, ex.request.promptTokens, ex.emitted);
-    const Usage usage{ex.request.promptTokens, ex.emitted};
+    cacheAnswer(ex);
+    const Usage usage = usageOf(ex);
     ++m_shared.completed;
-    if (ex.request.stream) {
+    if (ex.api) {
+        if (ex.request.endpoint == Endpoint::Responses)
+            m_responses.put(ex.writer.id(), ex.api->completeBody(ex.text, reason, usage));
+        if (ex.request.stream) {
+            ex.connection->streamData(ex.api->closeEvents(ex.text, reason, usage));
+            ex.connection->endStream();
+        } else {
+            ex.connection->respond(200, JsonType, ex.api->completeBody(ex.text, reason, usage));
+        }
+    } else if (ex.request.stream) {
         if (ex.request.includeUsage)
             ex.connection->streamData(ex.writer.usageEvent(usage));
         ex.connection->streamData(ResponseWriter::doneEvent());
@@ -570,7 +692,14 @@ void SimServer::failAllExchanges(const ApiError &error)
         if (!ex)
             continue;
         ++m_shared.completed;
-        if (ex->request.stream) {
+        if (ex->api && ex->request.stream) {
+            ex->connection->streamData(ex->api->errorEvent(error));
+            ex->connection->endStream();
+        } else if (ex->api) {
+            ex->connection->respond(error.status, JsonType,
+                                    ex->request.endpoint == Endpoint::Messages ? messagesErrorBody(error)
+                                                                               : errorBody(error));
+        } else if (ex->request.stream) {
             // After the stream began the status is already 200: the error travels as an event.
             ex->connection->streamData(ResponseWriter::errorEvent(error));
             ex->connection->streamData(ResponseWriter::doneEvent());
@@ -579,6 +708,26 @@ void SimServer::failAllExchanges(const ApiError &error)
             ex->connection->respond(error.status, JsonType, errorBody(error));
         }
     }
+}
+
+void SimServer::cacheAnswer(Exchange &ex)
+{
+    // The next turn of a chat sends this prompt, this answer and an end token first: cache those blocks
+    // as vLLM keeps the generated tokens' blocks (the reasoning is left out, as clients drop it from
+    // the history). Completions are not continued this way.
+    if (ex.request.endpoint != Endpoint::ChatCompletions || !m_model.prefixCache())
+        return;
+    ex.request.tokenizer.addText(ex.text);
+    ex.request.tokenizer.addMessageEnd();
+    m_model.cacheFinishedBlocks(ex.request.tokenizer.blocks());
+}
+
+Usage SimServer::usageOf(const Exchange &ex) const
+{
+    Usage u{ex.request.promptTokens, ex.emitted, std::nullopt};
+    if (m_model.prefixCache())
+        u.cachedTokens = ex.cachedTokens;
+    return u;
 }
 
 void SimServer::publishGauges()
@@ -621,6 +770,8 @@ QByteArray SimServer::statsJson() const
     j["open_connections"] = int(m_connections.size());
     j["prompt_tokens"] = m_shared.promptTokens.load();
     j["generation_tokens"] = m_shared.generationTokens.load();
+    j["cached_prompt_tokens"] = m_shared.cachedPromptTokens.load();
+    j["prefix_caching"] = m_model.prefixCache() != nullptr;
     j["kv_cache_usage"] = m_model.kvCacheUsage();
     j["num_preemptions"] = m_model.preemptions();
     j["fault"] = faultModeName(m_fault).toStdString();

@@ -9,6 +9,8 @@
 #include "simmetrics.h"
 #include "simoptions.h"
 #include "simprotocol.h"
+#include "simmessagesapi.h"
+#include "simresponsesapi.h"
 #include "textgenerator.h"
 #include "common/expected.h"
 
@@ -18,6 +20,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 
@@ -36,6 +39,7 @@ struct SharedState
     std::atomic<int> waiting{0};
     std::atomic<int> openConnections{0};
     std::atomic<qint64> promptTokens{0};
+    std::atomic<qint64> cachedPromptTokens{0}; // of promptTokens, served by the prefix cache
     std::atomic<qint64> generationTokens{0};
     std::atomic<int> fault{int(FaultMode::Healthy)};
 };
@@ -63,11 +67,15 @@ private:
         ResponseWriter writer;
         int reasoningTokens = 0; // of the completion, sent as reasoning_content first
         int emitted = 0;
+        int cachedTokens = 0;    // prompt tokens the prefix cache served (known once admitted)
         qint64 submittedAt = 0;  // model clock, for the e2e latency of aborted requests
         TextGenerator answer;
         TextGenerator reasoning;
-        std::string text;          // non-stream: accumulated answer
+        std::string text;          // accumulated answer (streams too, with prefix caching on)
         std::string reasoningText; // non-stream: accumulated reasoning
+        // The Responses and Messages APIs write through this (chat and completions through writer);
+        // their text accumulates in text whether or not they stream.
+        std::shared_ptr<ApiWriter> api;
     };
 
     void handleRequest(SimConnection &connection, http::Request request) override;
@@ -78,6 +86,15 @@ private:
     void handleControl(SimConnection &connection, const http::Request &request);
     void handleGeneration(SimConnection &connection, const http::Request &request, Endpoint endpoint);
     void handleEmbeddings(SimConnection &connection, const http::Request &request);
+    // The Responses and Messages APIs besides generation (simserverapis.cpp).
+    void handleStoredResponse(SimConnection &connection, const http::Request &request);
+    void handleCountTokens(SimConnection &connection, const http::Request &request);
+    // Parses a /v1/responses or /v1/messages body into a generation and its writer.
+    Expected<std::pair<GenerationRequest, std::shared_ptr<ApiWriter>>, ApiError>
+    parseApiRequest(const http::Request &request, Endpoint endpoint, const std::string &id);
+    // vLLM's own endpoints (simvllmapi) and audio uploads (simaudioapi).
+    void handleVllmApi(SimConnection &connection, const http::Request &request);
+    void handleAudio(SimConnection &connection, const http::Request &request);
     void respondJson(SimConnection &connection, const http::Request &request, int status, const QByteArray &body,
                      QByteArrayView extraHeaders = {});
     void respondError(SimConnection &connection, const http::Request &request, const ApiError &error);
@@ -93,6 +110,8 @@ private:
     // Takes an exchange off the books as aborted (model, metrics); the caller answers or cuts it.
     std::optional<Exchange> takeAborted(SequenceId id);
     void publishGauges();
+    Usage usageOf(const Exchange &ex) const;
+    void cacheAnswer(Exchange &ex);
 
     void stopListening();
     void startListening();
@@ -118,6 +137,7 @@ private:
     Rng m_faultRng;
     std::unordered_map<SequenceId, Exchange> m_exchanges;
     std::unordered_map<SimConnection *, http::Request> m_held; // requests parked by "hang"
+    ResponseStore m_responses; // the Responses API's stored responses
 };
 
 } // namespace switchyard::sim

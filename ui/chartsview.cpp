@@ -87,9 +87,10 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
     auto *grid = new QGridLayout(m_grid);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
-    const QString titles[4] = {tr("Output tokens/s"), tr("Requests/s"), tr("Latency (s)"), tr("Queue depth")};
-    const QString yTitles[4] = {tr("tokens/s"), tr("requests/s"), tr("seconds"), tr("requests")};
-    for (int i = 0; i < 4; ++i) {
+    const QString titles[ChartCount] = {tr("Output tokens/s"), tr("Requests/s"), tr("Latency (s)"), tr("Queue depth"),
+                                        tr("Prefix-cache hits (%)")};
+    const QString yTitles[ChartCount] = {tr("tokens/s"), tr("requests/s"), tr("seconds"), tr("requests"), tr("%")};
+    for (int i = 0; i < ChartCount; ++i) {
         Panel &p = m_panels[i];
         p.chart = new QChart();
         p.chart->setAnimationOptions(QChart::NoAnimation);
@@ -103,7 +104,7 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
         p.chart->legend()->hide();
         p.x = new QDateTimeAxis(p.chart);
         p.x->setFormat(u"HH:mm:ss"_s);
-        p.x->setTickCount(7);
+        p.x->setTickCount(4); // three charts a row: more HH:mm:ss labels than this get cut short
         p.y = new QValueAxis(p.chart);
         p.y->setLabelFormat(u"%g"_s);
         p.y->setTickCount(5);
@@ -130,7 +131,7 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
         connect(p.legend, &QLabel::linkActivated, this, &ChartsView::toggleLine);
         cellLayout->addWidget(p.view, 1);
         cellLayout->addWidget(p.legend);
-        grid->addWidget(cell, i / 2, i % 2);
+        grid->addWidget(cell, i / 3, i % 3);
     }
 
     auto *layout = new QVBoxLayout(this);
@@ -295,6 +296,8 @@ std::optional<double> ChartsView::valueOf(const stats::SecondSample &s, Field fi
         return latency(s.latencyP95Ms);
     case Field::InFlight:
         return double(s.inFlight);
+    case Field::PrefixHits:
+        return s.prefixHitRate < 0 ? std::nullopt : std::optional<double>(double(s.prefixHitRate) * 100.0);
     }
     return std::nullopt;
 }
@@ -373,6 +376,10 @@ void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
             record(line(u"queue/waiting/"_s + n.name, Chart::Queue, tr("%1 waiting").arg(n.name), nodeColor(n.name), 2,
                         Qt::DashLine),
                    *n.waiting);
+        if (n.prefixCacheHitRate)
+            record(line(u"cache/hits/"_s + n.name, Chart::CacheHits, n.name, nodeColor(n.name), 2, Qt::SolidLine,
+                        {n.name, Field::PrefixHits}),
+                   *n.prefixCacheHitRate * 100.0);
     }
     m_dirty = true;
     m_lastStatus = s;
@@ -436,7 +443,7 @@ void ChartsView::refreshNow()
 {
     const qint64 now = m_lastSampleMs > 0 ? m_lastSampleMs : QDateTime::currentMSecsSinceEpoch();
     const WindowSpec spec = windowSpec(m_window);
-    double maxY[4] = {0, 0, 0, 0};
+    double maxY[ChartCount] = {0, 0, 0, 0, 0};
     for (const QString &id : std::as_const(m_order)) {
         Line *l = m_lines.value(id);
         const QList<QPointF> points = l->history.points(m_window, now);
@@ -446,8 +453,8 @@ void ChartsView::refreshNow()
         for (const QPointF &p : points)
             maxY[int(l->chart)] = std::max(maxY[int(l->chart)], p.y());
     }
-    const double minimum[4] = {4, 1, 1, 4};
-    for (int i = 0; i < 4; ++i) {
+    const double minimum[ChartCount] = {4, 1, 1, 4, 100};
+    for (int i = 0; i < ChartCount; ++i) {
         Panel &p = m_panels[i];
         p.x->setRange(QDateTime::fromMSecsSinceEpoch(now - spec.spanMs), QDateTime::fromMSecsSinceEpoch(now));
         p.y->setRange(0, niceMaximum(maxY[i], minimum[i]));

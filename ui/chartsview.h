@@ -8,7 +8,8 @@
 // goes into a MetricHistory (bounded, averaged per window); the lines are redrawn with replace() from a
 // coalescing timer (2 Hz for the 1 min window, slower for the long ones), never per status, and not
 // while paused. Animations are off. Each chart's legend is a wrapping label below it (names are never cut);
-// clicking an entry hides or shows its line.
+// clicking an entry hides or shows its line. The fifth chart is each node's prefix-cache hit rate as the node's
+// own vLLM counters give it (the gateway reads them; the view computes nothing).
 
 #include "link/gatewaylink.h"
 #include "metrichistory.h"
@@ -38,7 +39,8 @@ class ChartsView final : public QWidget
     Q_DISABLE_COPY_MOVE(ChartsView)
 
 public:
-    enum class Chart { Tokens, Requests, Latency, Queue };
+    enum class Chart { Tokens, Requests, Latency, Queue, CacheHits };
+    static constexpr int ChartCount = 5;
 
     explicit ChartsView(QWidget *parent = nullptr);
     ~ChartsView() override;
@@ -66,7 +68,8 @@ public:
 
     QChart *chart(Chart which) const;
     // Series ids: "tokens/total", "tokens/node/<name>", "requests/total", "requests/errors",
-    // "requests/failed-attempts", "latency/p50", "latency/p95", "latency/ttft-p95", "queue/inflight/<name>", "queue/waiting/<name>".
+    // "requests/failed-attempts", "latency/p50", "latency/p95", "latency/ttft-p95", "queue/inflight/<name>",
+    // "queue/waiting/<name>", "cache/hits/<name>" (the node's own prefix-cache hit rate, %; nodes with the counters).
     QStringList seriesIds() const;
     QLineSeries *series(const QString &id) const;
     const MetricHistory *history(const QString &id) const;
@@ -80,7 +83,7 @@ protected:
 
 private:
     // Which number of a per-second history sample a line draws.
-    enum class Field { None, CompletionTokens, Requests, Errors, FailedAttempts, LatencyP50, LatencyP95, InFlight };
+    enum class Field { None, CompletionTokens, Requests, Errors, FailedAttempts, LatencyP50, LatencyP95, InFlight, PrefixHits };
     struct Source
     {
         QString series; // the history series (node name or "*"); empty: live only
@@ -119,7 +122,7 @@ private:
 
     QHash<QString, Line *> m_lines;
     QStringList m_order;
-    Panel m_panels[4];
+    Panel m_panels[ChartCount];
     QHash<QString, int> m_nodeIndex;
     QWidget *m_grid = nullptr;
     QComboBox *m_windowBox = nullptr;

@@ -10,6 +10,7 @@
 #include "eventlooplag.h"
 #include "fleet/gatewaysview.h"
 #include "gateway.h"
+#include "keys/keysview.h"
 #include "link/localgatewaylink.h"
 #include "nodesmodel.h"
 #include "nodesview.h"
@@ -69,6 +70,7 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
       m_gateway(gateway), m_config(controller ? controller : new config::ConfigController(gateway, this)),
       m_requestLog(new RequestLogFollower(this)), m_tabs(new QTabWidget(this)), m_nodes(new NodesView(this)),
       m_charts(new ChartsView(this)), m_requests(new RequestsView(this)),
+      m_keys(new KeysView(this)),
       m_configEditor(new ConfigEditor(m_config, this)),
       m_chat(new ChatConsole(gateway, this)), m_bench(new BenchmarkView(gateway, this)),
       m_gateways(new GatewaysView(this)),
@@ -86,6 +88,7 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
     m_tabs->addTab(m_nodes, tr("&Nodes"));
     m_tabs->addTab(m_charts, tr("&Charts"));
     m_tabs->addTab(m_requests, tr("&Requests"));
+    m_tabs->addTab(m_keys, tr("&Keys"));
     m_tabs->addTab(m_configEditor, tr("Con&fig"));
     // Scrollable, so a view's minimum size (the benchmark's tables are wide) does not become the window's.
     auto scrollable = [this](QWidget *view) {
@@ -206,6 +209,7 @@ void MainWindow::attachLink()
     }
     m_charts->setLink(m_link);
     m_requestLog->setLink(m_link);
+    m_keys->setLink(m_link);
     m_linkStatus = m_link->linkStatus();
     m_status = m_link->status();
     updateTitle();
@@ -615,7 +619,9 @@ void MainWindow::updateStatusBar()
     // A gateway the panel cannot see: the link's state and why, not the last state it reported.
     const bool seen = m_indicator != GatewayIndicator::Unreachable && m_indicator != GatewayIndicator::Connecting;
     m_stateText->setText(seen ? gatewayIndicatorText(m_indicator) : linkStateText(m_linkStatus));
-    m_urlText->setText(m_status && m_status->running ? m_status->listenUrl : QString());
+    // A remote gateway's name is its URL already: said once, not twice.
+    const QString url = m_status && m_status->running ? m_status->listenUrl : QString();
+    m_urlText->setText(url == m_link->displayName() ? QString() : url);
     if (!m_status) {
         m_ratesText->clear();
         return;
@@ -637,6 +643,22 @@ void MainWindow::onStatus(const link::GatewayStatus &s)
         m_remoteConfig->fetch();
     }
     m_nodes->setStatus(s);
+    // The lasting history could not be opened (or was started anew): said once per distinct reason, as a
+    // note the operator can dismiss; the gateway serves on regardless.
+    if (!s.historyProblem.isEmpty() && s.historyProblem != m_historyProblemShown && bannerText().isEmpty()) {
+        showNote(tr("Request history: %1").arg(s.historyProblem));
+        m_historyProblemShown = s.historyProblem;
+    }
+    // Redis, through which replicas share the keys' limits, out of reach: said while it lasts (each
+    // gateway then counts the limits alone), and taken down once Redis answers again.
+    const QString redisNote = s.redisProblem.isEmpty() ? QString() : tr("Shared limits: %1").arg(s.redisProblem);
+    if (redisNote != m_redisNoteShown) {
+        if (!m_redisNoteShown.isEmpty() && bannerText() == m_redisNoteShown.toHtmlEscaped())
+            hideBanner();
+        if (!redisNote.isEmpty() && bannerText().isEmpty())
+            showNote(redisNote);
+        m_redisNoteShown = redisNote;
+    }
     updateIndicator();
     updateStatusBar();
     if (!m_gateway || m_gateway->isStopping() != !m_toggle->isEnabled())
@@ -657,6 +679,9 @@ void MainWindow::onLinkStatus(const link::LinkStatus &s)
     const bool lost = !seen && s.state != link::LinkState::Connecting;
     m_nodes->model()->setStale(lost, linkStateText(s));
     m_nodes->setNodeActionsEnabled(!lost, tr("The panel cannot see the gateway now"));
+    // A fleet's name changes as gateways join and leave it.
+    m_gatewayText->setText(tr("Gateway: %1").arg(m_link->displayName()));
+    updateTitle();
     updateIndicator();
     updateStatusBar();
     syncGatewayActions();
@@ -667,6 +692,11 @@ void MainWindow::onCommandFinished(const QString &what, bool ok, const QString &
     // A read that failed is the link's business (its state says why, and the next poll tries again);
     // the operator hears about commands.
     if (what.startsWith(u"GET "_s))
+        return;
+    // Virtual keys are the Keys view's: it says how each command went (and a fleet's refusal) where
+    // the keys are, so the window's banner is not raised on every poll of a link without keys.
+    if (what == u"list keys"_s || what == u"create key"_s || what.startsWith(u"change key "_s)
+        || what.startsWith(u"revoke key "_s))
         return;
     if (!ok) {
         showError(tr("<b>%1</b> did not succeed: %2").arg(what.toHtmlEscaped(), message.toHtmlEscaped()));

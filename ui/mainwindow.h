@@ -1,6 +1,6 @@
 #pragma once
 
-// The panel's main window: one tab per view (Nodes, Charts, Requests, Config editor, Chat, Benchmark), a
+// The panel's main window: one tab per view (Nodes, Charts, Requests, Keys, Config editor, Chat, Benchmark), a
 // toolbar and menu with the gateway toggle, a status bar with the gateway's state and rates, and a
 // system-tray icon whose colour tells the state (when the platform has a tray). While the gateway takes
 // no traffic (off, paused, stopping, or out of sight) a banner above every view says so, since when, and
@@ -52,6 +52,7 @@ class ChartsView;
 class ChatConsole;
 class ConfigEditor;
 class GatewaysView;
+class KeysView;
 class NodesView;
 class RemoteConfig;
 class RequestLogFollower;
@@ -63,7 +64,7 @@ class MainWindow final : public QMainWindow
     Q_DISABLE_COPY_MOVE(MainWindow)
 
 public:
-    enum class View { Nodes, Charts, Requests, Config, Chat, Benchmark, Gateways };
+    enum class View { Nodes, Charts, Requests, Keys, Config, Chat, Benchmark, Gateways };
     Q_ENUM(View)
 
     // The gateway of this process, seen through a LocalGatewayLink the window makes. The gateway must
@@ -127,6 +128,7 @@ public:
     NodesView *nodesView() const { return m_nodes; }
     ChartsView *chartsView() const { return m_charts; }
     RequestsView *requestsView() const { return m_requests; }
+    KeysView *keysView() const { return m_keys; }
     ConfigEditor *configEditor() const { return m_configEditor; } // null once replaced
     RemoteConfig *remoteConfig() const { return m_remoteConfig; }  // null for this process's gateway
     ChatConsole *chatConsole() const { return m_chat; }        // null once replaced
@@ -195,11 +197,14 @@ private:
     RemoteConfig *m_remoteConfig = nullptr; // a remote gateway's config in the editor
     bool m_remoteConfigWanted = true;
     std::optional<link::GatewayStatus> m_status; // the latest the link reported
+    QString m_historyProblemShown; // the history problem last shown in the banner
+    QString m_redisNoteShown;      // the note on the keys' shared limits shown now, or empty
     link::LinkStatus m_linkStatus;
     QTabWidget *m_tabs;
     NodesView *m_nodes;
     ChartsView *m_charts;
     RequestsView *m_requests;
+    KeysView *m_keys;
     ConfigEditor *m_configEditor;
     ChatConsole *m_chat;
     BenchmarkView *m_bench;

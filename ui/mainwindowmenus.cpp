@@ -100,7 +100,7 @@ void MainWindow::createGatewayMenu()
 void MainWindow::createViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QString names[] = {tr("&Nodes"), tr("&Charts"), tr("&Requests"), tr("Con&fig"), tr("C&hat"), tr("&Benchmark"),
+    const QString names[] = {tr("&Nodes"), tr("&Charts"), tr("&Requests"), tr("&Keys"), tr("Con&fig"), tr("C&hat"), tr("&Benchmark"),
                              tr("Gate&ways")};
     for (int i = 0; i < int(std::size(names)); ++i) {
         QAction *a = view->addAction(names[i], this, [this, i] { m_tabs->setCurrentIndex(i); });

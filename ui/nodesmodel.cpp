@@ -111,6 +111,8 @@ QVariant NodesModel::display(const NodeRow &row, int column) const
         return tr("%1 / %2").arg(count(n.running), count(n.waiting));
     case KvCache:
         return formatPercent(n.kvCacheUsage);
+    case CacheHits:
+        return formatPercent(n.prefixCacheHitRate);
     case TokensPerSec:
         return formatRate(n.rates.tokensPerSecond);
     case RequestsPerSec:
@@ -147,6 +149,8 @@ QVariant NodesModel::sortValue(const NodeRow &row, int column) const
         return n.waiting.value_or(-1) * 100000 + n.running.value_or(-1);
     case KvCache:
         return n.kvCacheUsage.value_or(-1);
+    case CacheHits:
+        return n.prefixCacheHitRate.value_or(-1);
     case TokensPerSec:
         return n.rates.tokensPerSecond;
     case RequestsPerSec:
@@ -195,7 +199,7 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
             return QString(nodeStateText(n.state) % u": "_s % row.description.reason);
         if (column == ErrorRate)
             return tr("%1 failed attempts/s over the last %2 s").arg(formatRate(n.rates.errorsPerSecond)).arg(link::RateWindowSeconds);
-        if (down && (column == Queue || column == KvCache))
+        if (down && (column == Queue || column == KvCache || column == CacheHits))
             return tr("The last reading before the node went down");
         if (column == LatencyP95 && n.window.latencyP50Ms)
             return tr("p50 %1, p95 %2; time to first token p95 %3")
@@ -205,7 +209,7 @@ QVariant NodesModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (dimmed)
             return QColor(128, 128, 128);
-        if (down && (column == Queue || column == KvCache))
+        if (down && (column == Queue || column == KvCache || column == CacheHits))
             return QColor(128, 128, 128); // the last reading before it went down
         return {};
     case Qt::BackgroundRole: {
@@ -271,6 +275,9 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
         case KvCache:
             //: Column header, kept short: the node's KV-cache usage (vLLM). Translate it (e.g. "KV 缓存").
             return tr("KV cache");
+        case CacheHits:
+            //: Column header, kept short: the node's prefix-cache hit rate (vLLM). Translate it (e.g. "缓存命中").
+            return tr("Cache hits");
         case TokensPerSec:
             //: Column header, kept short: completion tokens generated per second. Translate it (e.g. "令牌/秒").
             return tr("Tokens/s");
@@ -296,6 +303,9 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("Requests running / waiting in the vLLM scheduler (from the node's metrics)");
         case KvCache:
             return tr("vLLM KV-cache usage (from the node's /metrics)");
+        case CacheHits:
+            return tr("Share of prompt tokens served from the node's prefix cache over the last minute "
+                      "(vllm:prefix_cache_hits / queries); — when the node has no such counters");
         case TokensPerSec:
             return tr("Completion tokens per second over the last %1 s").arg(link::RateWindowSeconds);
         case RequestsPerSec:

@@ -35,6 +35,7 @@ public:
         InFlight,
         Queue,          // vLLM running / waiting
         KvCache,        // vLLM KV-cache usage
+        CacheHits,      // vLLM prefix-cache hit rate, the last minute (from the node's counters)
         TokensPerSec,   // completion tokens per second
         RequestsPerSec, // attempts per second
         LatencyP95,     // end-to-end, the gateway's percentile window

@@ -103,6 +103,8 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
             return r.model.isEmpty() ? Dash : r.model;
         case Node:
             return r.node.isEmpty() ? Dash : r.node;
+        case Route:
+            return r.route.isEmpty() ? Dash : routeText(r.route);
         case Status:
             if (r.status == 0)
                 return tr("none");
@@ -143,7 +145,7 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
     case FailedRole:
         return isFailure(r);
     case SearchTextRole: {
-        QString text = QString::fromLatin1(r.path) % u' ' % r.model % u' ' % r.node % u' '
+        QString text = QString::fromLatin1(r.path) % u' ' % r.model % u' ' % r.node % u' ' % r.route % u' '
                        % QString::number(r.status) % u' ' % r.error;
         for (const stats::Attempt &a : r.tried)
             text += u' ' % a.node; // a failed-over node is found by its name too
@@ -152,6 +154,8 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (column == Error && !r.error.isEmpty())
             return r.error;
+        if (column == Route && !r.route.isEmpty())
+            return tr("Why the routing strategy sent the request to this node first (docs/ROUTING.md)");
         if (column == Attempts && r.tried.size() > 1) {
             QStringList tried;
             for (const stats::Attempt &a : r.tried)
@@ -185,6 +189,8 @@ QVariant RequestsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Model");
     case Node:
         return tr("Node");
+    case Route:
+        return tr("Route");
     case Status:
         return tr("Status");
     case Attempts:
@@ -214,6 +220,8 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
     lines << tr("Streaming: %1").arg(r.stream ? tr("yes") : tr("no"));
     lines << tr("Status: %1").arg(r.status == 0 ? tr("none (no response was sent)") : QString::number(r.status));
     lines << answeredBy(r);
+    if (!r.route.isEmpty())
+        lines << tr("Routed by: %1").arg(routeText(r.route));
     // Right under the answer, so a failover is seen without scrolling the pane.
     if (!r.tried.isEmpty()) {
         lines << tr("Nodes tried:");
@@ -237,6 +245,28 @@ QString RequestsModel::describe(const stats::RequestRecord &r)
         lines << tr("Error: %1").arg(r.error);
     }
     return lines.join(u'\n');
+}
+
+QString RequestsModel::routeText(const QString &reason)
+{
+    // The gateway's words (routing/routingstrategies.cpp), which the log and /api/requests keep in English.
+    if (reason.startsWith(u"fallback: "_s))
+        return tr("fallback: %1").arg(routeText(reason.mid(10)));
+    if (reason.startsWith(u"prefix "_s) && reason.endsWith(u'%'))
+        return tr("prefix %1%").arg(reason.mid(7).chopped(1));
+    // Two decisions, e.g. "session, balance": a session's turn moved off its busy node.
+    if (const qsizetype comma = reason.indexOf(u", "_s); comma > 0)
+        return tr("%1, %2").arg(routeText(reason.left(comma)), routeText(reason.mid(comma + 2)));
+    // The words with no number in them, marked for translation in the gateway's spelling.
+    static const char *const words[] = {QT_TR_NOOP("session"),           QT_TR_NOOP("balance"),
+                                        QT_TR_NOOP("least loaded"),      QT_TR_NOOP("weighted"),
+                                        QT_TR_NOOP("least outstanding"), QT_TR_NOOP("load aware"),
+                                        QT_TR_NOOP("pinned"),            QT_TR_NOOP("only node")};
+    for (const char *w : words) {
+        if (reason == QLatin1StringView(w))
+            return tr(w);
+    }
+    return reason; // a newer gateway's word: as it is
 }
 
 QString RequestsModel::answeredBy(const stats::RequestRecord &r)

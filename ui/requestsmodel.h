@@ -19,7 +19,7 @@ class RequestsModel final : public QAbstractTableModel
     Q_DISABLE_COPY_MOVE(RequestsModel)
 
 public:
-    enum Column { Time, Endpoint, Model, Node, Status, Attempts, Ttft, Duration, Tokens, Error, ColumnCount };
+    enum Column { Time, Endpoint, Model, Node, Route, Status, Attempts, Ttft, Duration, Tokens, Error, ColumnCount };
     Q_ENUM(Column)
     enum Role { SortRole = Qt::UserRole + 1, FailedRole, SearchTextRole };
 
@@ -49,6 +49,8 @@ public:
     // The record as text for the detail pane: request line, routing and every node tried, status,
     // timing, tokens.
     static QString describe(const stats::RequestRecord &r);
+    // Why the routing strategy chose the first node ("session", "prefix 87%" …), in the panel's language.
+    static QString routeText(const QString &reason);
     // One node tried: "b: failed: HTTP 500: … (12 ms)".
     static QString describeAttempt(const stats::Attempt &a);
     // Tokens per second of the stream's generation, when its window is long enough to mean anything.

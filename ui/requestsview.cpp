@@ -63,7 +63,7 @@ RequestsView::RequestsView(QWidget *parent)
     const QFontMetrics fm = m_table->fontMetrics();
     const int widths[] = {fm.horizontalAdvance(u"00:00:00.000"_s), fm.horizontalAdvance(u"POST /v1/chat/completions (stream)"_s),
                           fm.horizontalAdvance(u"nemotron-3-super"_s), fm.horizontalAdvance(u"vllm-server2"_s),
-                          fm.horizontalAdvance(u"Status"_s), fm.horizontalAdvance(u"Attempts"_s),
+                          fm.horizontalAdvance(u"fallback: least outstanding"_s), fm.horizontalAdvance(u"Status"_s), fm.horizontalAdvance(u"Attempts"_s),
                           fm.horizontalAdvance(u"1,234 ms"_s), fm.horizontalAdvance(u"12.34 s"_s),
                           fm.horizontalAdvance(u"Tokens in \u2192 out"_s)};
     for (int i = 0; i < int(std::size(widths)); ++i)

@@ -140,6 +140,66 @@ void BM_ResolvePoolLoadAware(benchmark::State &state)
 }
 BENCHMARK(BM_ResolvePoolLoadAware);
 
+// A 4 KiB chat history, as a multi-turn conversation's tenth turn sends it.
+QByteArray conversationPrompt(int id)
+{
+    QByteArray m = R"([{"role":"system","content":"You are a helpful assistant."})";
+    while (m.size() < 4096)
+        m += R"(,{"role":"user","content":"Turn of conversation )" + QByteArray::number(id) +
+             R"(: a question that takes about a hundred bytes to ask, give or take a few words."})";
+    return m + "]";
+}
+
+void BM_ResolveSessionAffinity(benchmark::State &state)
+{
+    const auto table = threeNodeTable("session_affinity");
+    routing::RouteRequest r;
+    r.sessionKey = "conversation-4711";
+    for (auto _ : state) {
+        auto route = table->resolve("m1", nullptr, r);
+        benchmark::DoNotOptimize(route);
+    }
+}
+BENCHMARK(BM_ResolveSessionAffinity);
+
+// cache_aware on a 4 KiB prompt whose first 3/4 one node has seen, the index holding 1000 other
+// conversations: hashing the prompt, a binary search per node, the reorder. With ->Threads(2) both
+// threads share the one index (as a gateway's workers do), so the shard locks are contended.
+void BM_ResolveCacheAware(benchmark::State &state)
+{
+    static const auto table = [] {
+        auto t = threeNodeTable("cache_aware");
+        for (int i = 0; i < 1000; ++i)
+            t->prefixIndex()->record(routing::PrefixIndex::keyFor("m1", conversationPrompt(i)),
+                                     t->nodes()[size_t(i % 3)].nameHash);
+        const QByteArray seen = conversationPrompt(4711).first(3072);
+        t->prefixIndex()->record(routing::PrefixIndex::keyFor("m1", seen), t->nodes()[1].nameHash);
+        return t;
+    }();
+    const QByteArray prompt = conversationPrompt(4711);
+    routing::RouteRequest r;
+    r.prompt = prompt;
+    for (auto _ : state) {
+        auto route = table->resolve("m1", nullptr, r);
+        benchmark::DoNotOptimize(route);
+    }
+}
+BENCHMARK(BM_ResolveCacheAware)->Threads(1)->Threads(2);
+
+// What a served cache_aware request adds after its answer: its 64 blocks into the index (1000
+// conversations rotating through it, so both new and refreshed entries).
+void BM_PrefixIndexRecord(benchmark::State &state)
+{
+    static routing::PrefixIndex index;
+    std::vector<routing::PromptKey> keys;
+    for (int i = 0; i < 1000; ++i)
+        keys.push_back(routing::PrefixIndex::keyFor("m1", conversationPrompt(i + 10000 * state.thread_index())));
+    size_t i = 0;
+    for (auto _ : state)
+        index.record(keys[i++ % keys.size()], 42);
+}
+BENCHMARK(BM_PrefixIndexRecord)->Threads(1)->Threads(2);
+
 void BM_ResolvePinned(benchmark::State &state)
 {
     const auto table = threeNodeTable("weighted_round_robin");

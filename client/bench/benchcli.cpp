@@ -3,12 +3,17 @@
 #include "benchformat.h"
 #include "benchmarkrunner.h"
 #include "benchtargets.h"
+#include "multiturnformat.h"
+#include "multiturnrunner.h"
 #include "config/configloader.h"
 #include "gateway.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QUuid>
 #include <QUrl>
 #include <cstdio>
 #include <memory>
@@ -30,8 +35,10 @@ struct CliOptions
                               u"URL|provider"_s};
     QCommandLineOption suite{u"suite"_s,
                              u"article: the article's tables, single requests at 20/100/300 tokens and 5 parallel (default; "
-                             "\"seed\" is accepted too); sweep: 1, 2, 4 … 64 parallel; full: both."_s,
-                             u"article|sweep|full"_s, u"article"_s};
+                             "\"seed\" is accepted too); sweep: 1, 2, 4 … 64 parallel; full: both; multiturn: "
+                             "conversations with a shared system prompt and a growing history, once per routing "
+                             "strategy."_s,
+                             u"article|sweep|full|multiturn"_s, u"article"_s};
     QCommandLineOption format{u"format"_s, u"Output format (default md)."_s, u"md|csv|json"_s, u"md"_s};
     QCommandLineOption config{u"config"_s, u"Bifrost-compatible config: its providers are the targets."_s, u"FILE"_s};
     QCommandLineOption demo{u"demo"_s, u"Measure the built-in demo (two simulated nodes and the gateway)."_s};
@@ -50,11 +57,27 @@ struct CliOptions
     QCommandLineOption noIgnoreEos{u"no-ignore-eos"_s,
                                    u"Do not send vLLM's ignore_eos (for servers that reject unknown fields)."_s};
     QCommandLineOption quiet{u"quiet"_s, u"No progress on stderr."_s};
+    QCommandLineOption conversations{u"conversations"_s, u"multiturn: conversations (default 8)."_s, u"N"_s};
+    QCommandLineOption turns{u"turns"_s, u"multiturn: turns per conversation (default 6)."_s, u"M"_s};
+    QCommandLineOption parallel{u"parallel"_s, u"multiturn: conversations at a time (default 4)."_s, u"C"_s};
+    QCommandLineOption answerTokens{u"answer-tokens"_s, u"multiturn: max_tokens of each answer (default 48)."_s,
+                                    u"N"_s};
+    QCommandLineOption systemTokens{u"system-prompt-tokens"_s,
+                                    u"multiturn: length of the shared system prompt (default 1500)."_s, u"N"_s};
+    QCommandLineOption questionTokens{u"question-tokens"_s,
+                                      u"multiturn: log excerpt pasted into each question (default 120)."_s, u"N"_s};
+    QCommandLineOption strategies{u"strategies"_s,
+                                  u"multiturn with --config/--demo: the routing strategies to compare, each applied "
+                                  "as switchyard.routing.default_strategy to a fresh in-process gateway (default "
+                                  "weighted_round_robin,session_affinity,cache_aware)."_s,
+                                  u"LIST"_s};
 
     CliOptions()
     {
-        all = {bench, target, suite, format, config, demo, model, apiKey, repetitions, maxTokens, concurrency,
-               concurrencyTokens, levels, sweepTokens, warmup, timeout, noIgnoreEos, quiet};
+        all = {bench,       target,      suite,       format,        config,       demo,        model,
+               apiKey,      repetitions, maxTokens,   concurrency,   concurrencyTokens, levels, sweepTokens,
+               warmup,      timeout,     noIgnoreEos, quiet,         conversations, turns,      parallel,
+               answerTokens, systemTokens, questionTokens, strategies};
     }
 };
 
@@ -167,6 +190,21 @@ Expected<CliRequest, int> requestFromOptions(const QCommandLineParser &p, const 
     return request;
 }
 
+// Starts the demo's nodes and returns its config document.
+Expected<QByteArray, int> startDemo(const BenchCliHooks &hooks)
+{
+    if (!hooks.startDemo) {
+        err(u"--demo is not available in this build"_s);
+        return unexpected(ExitUsage);
+    }
+    const auto json = hooks.startDemo();
+    if (!json) {
+        err(json.error());
+        return unexpected(ExitFailed);
+    }
+    return *json;
+}
+
 // The config the targets come from: the demo's (started here) or --config's file; none when neither is
 // given (URL targets only).
 Expected<std::optional<config::GatewayConfig>, int> configFromOptions(const QCommandLineParser &p, const CliOptions &o,
@@ -177,15 +215,9 @@ Expected<std::optional<config::GatewayConfig>, int> configFromOptions(const QCom
         return unexpected(ExitUsage);
     }
     if (p.isSet(o.demo)) {
-        if (!hooks.startDemo) {
-            err(u"--demo is not available in this build"_s);
-            return unexpected(ExitUsage);
-        }
-        const auto json = hooks.startDemo();
-        if (!json) {
-            err(json.error());
-            return unexpected(ExitFailed);
-        }
+        const auto json = startDemo(hooks);
+        if (!json)
+            return unexpected(json.error());
         auto parsed = config::parseConfig(*json);
         if (!parsed) {
             err(u"demo config: "_s % parsed.error().first().toString());
@@ -296,6 +328,185 @@ Expected<BenchmarkResults, int> runPlan(const BenchmarkPlan &plan, bool quiet)
     return results;
 }
 
+// The multi-turn plan's numbers from the options (target and strategy come later).
+Expected<MultiTurnPlan, int> multiTurnPlanFromOptions(const QCommandLineParser &p, const CliOptions &o)
+{
+    MultiTurnPlan plan;
+    int timeoutSeconds = plan.requestTimeoutMs / 1000;
+    const std::pair<const QCommandLineOption *, int *> numbers[] = {
+        {&o.conversations, &plan.conversations}, {&o.turns, &plan.turns},
+        {&o.parallel, &plan.concurrency},        {&o.answerTokens, &plan.maxTokens},
+        {&o.systemTokens, &plan.systemPromptTokens}, {&o.questionTokens, &plan.questionTokens},
+        {&o.timeout, &timeoutSeconds}};
+    for (const auto &[option, into] : numbers) {
+        if (!p.isSet(*option))
+            continue;
+        const auto v = positiveInt(p.value(*option));
+        if (!v || *v == 0) {
+            err(u"--%1 needs a positive number"_s.arg(option->names().first()));
+            return unexpected(ExitUsage);
+        }
+        *into = *v;
+    }
+    // Bounded so a typo cannot ask for hours of requests or prompts beyond any context.
+    if (plan.conversations > 1000 || plan.turns > 100 || plan.concurrency > 256 || plan.systemPromptTokens > 100000
+        || plan.questionTokens > 100000) {
+        err(u"multiturn: at most 1000 conversations, 100 turns, 256 at a time and 100000-token prompts"_s);
+        return unexpected(ExitUsage);
+    }
+    plan.requestTimeoutMs = timeoutSeconds * 1000;
+    plan.ignoreEos = !p.isSet(o.noIgnoreEos);
+    return plan;
+}
+
+// One multi-turn run to its end in a local event loop.
+MultiTurnRun runMultiTurn(const MultiTurnPlan &plan, bool quiet)
+{
+    MultiTurnRunner runner;
+    QEventLoop loop;
+    MultiTurnRun run;
+    run.plan = plan;
+    int lastReported = -1;
+    QObject::connect(&runner, &MultiTurnRunner::progress, &loop, [&](int done, int total, const QString &) {
+        // A line per tenth of the run, not per request.
+        const int tenth = total > 0 ? done * 10 / total : 10;
+        if (quiet || tenth == lastReported)
+            return;
+        lastReported = tenth;
+        std::fprintf(stderr, "[%3d/%3d] %s · %s\n", done, total, qPrintable(plan.strategy), qPrintable(plan.target.label));
+    });
+    QObject::connect(&runner, &MultiTurnRunner::finished, &loop, [&](const MultiTurnRun &r) {
+        run = r;
+        loop.quit();
+    });
+    if (!runner.start(plan)) {
+        run.error = runner.lastError();
+        return run;
+    }
+    loop.exec();
+    return run;
+}
+
+// The config document the strategies are applied to: the demo's (started here) or --config's file.
+Expected<QByteArray, int> configDocument(const QCommandLineParser &p, const CliOptions &o, const BenchCliHooks &hooks)
+{
+    if (p.isSet(o.demo) && p.isSet(o.config)) {
+        err(u"--demo and --config exclude each other"_s);
+        return unexpected(ExitUsage);
+    }
+    if (p.isSet(o.demo))
+        return startDemo(hooks);
+    QFile file(p.value(o.config));
+    if (!file.open(QIODevice::ReadOnly)) {
+        err(p.value(o.config) % u": "_s % file.errorString());
+        return unexpected(ExitUsage);
+    }
+    return file.read(64LL * 1024 * 1024);
+}
+
+// One run per strategy, each on a fresh in-process gateway over the config with that default strategy
+// (fresh routing state, nothing carried over), against its pool. The run tag makes each run's prompts
+// share no prefix with the runs before it.
+QList<MultiTurnRun> runStrategies(const QByteArray &document, const QStringList &strategies, const MultiTurnPlan &base,
+                                  bool quiet)
+{
+    QList<MultiTurnRun> runs;
+    const QString session = QUuid::createUuid().toString(QUuid::Id128).left(6);
+    for (qsizetype i = 0; i < strategies.size(); ++i) {
+        MultiTurnRun run;
+        run.plan = base;
+        run.plan.strategy = strategies[i];
+        run.plan.runTag = u"%1-r%2"_s.arg(session).arg(i + 1);
+        const QByteArray json = configWithDefaultStrategy(document, strategies[i]);
+        auto cfg = config::parseConfig(json);
+        if (!cfg) {
+            run.error = json.isEmpty() ? u"the config is not a JSON object"_s : cfg.error().first().toString();
+            err(strategies[i] % u": "_s % run.error);
+            runs << run;
+            continue;
+        }
+        auto gateway = startGateway(*cfg);
+        const auto pool = gateway ? poolTarget(*cfg, (*gateway)->listenUrl()) : std::nullopt;
+        if (!pool) {
+            run.error = gateway ? u"the config has no pool to measure"_s : u"the gateway did not start"_s;
+            runs << run;
+            continue;
+        }
+        run.plan.target = *pool;
+        runs << runMultiTurn(run.plan, quiet);
+        (*gateway)->stopNow();
+    }
+    return runs;
+}
+
+bool anyFailure(const MultiTurnResults &r)
+{
+    for (const MultiTurnRun &run : r.runs) {
+        if (!run.error.isEmpty() || run.succeeded < run.requests)
+            return true;
+    }
+    return r.runs.isEmpty();
+}
+
+int runMultiTurnCli(const QCommandLineParser &p, const CliOptions &o, const BenchCliHooks &hooks)
+{
+    const QString format = p.value(o.format).toLower();
+    if (format != u"md" && format != u"markdown" && format != u"csv" && format != u"json") {
+        err(u"--format must be md, csv or json"_s);
+        return ExitUsage;
+    }
+    auto base = multiTurnPlanFromOptions(p, o);
+    if (!base)
+        return base.error();
+    const bool quiet = p.isSet(o.quiet);
+    MultiTurnResults results;
+    results.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    results.startedAt = QDateTime::currentDateTimeUtc();
+    QElapsedTimer clock;
+    clock.start();
+    if (p.isSet(o.demo) || p.isSet(o.config)) {
+        const auto document = configDocument(p, o, hooks);
+        if (!document)
+            return document.error();
+        const QStringList strategies =
+            p.value(o.strategies).isEmpty()
+                ? QStringList{u"weighted_round_robin"_s, u"session_affinity"_s, u"cache_aware"_s}
+                : p.value(o.strategies).split(u',', Qt::SkipEmptyParts);
+        results.runs = runStrategies(*document, strategies, *base, quiet);
+    } else {
+        // A gateway we do not run: its routing is what it is, so the run says so.
+        const QStringList urls = p.values(o.target);
+        if (urls.isEmpty()) {
+            err(u"multiturn needs --demo, --config FILE or --target URL"_s);
+            return ExitUsage;
+        }
+        if (p.isSet(o.strategies))
+            err(u"--strategies needs --demo or --config; measuring the target as configured"_s);
+        for (const QString &url : urls) {
+            MultiTurnPlan plan = *base;
+            const QUrl u(url);
+            plan.target.label = u.host() % (u.port() > 0 ? u':' % QString::number(u.port()) : QString());
+            plan.target.baseUrl = url;
+            plan.target.model = p.value(o.model);
+            plan.target.apiKey = p.value(o.apiKey);
+            plan.strategy = u"as configured"_s;
+            plan.runTag = QUuid::createUuid().toString(QUuid::Id128).left(8);
+            results.runs << runMultiTurn(plan, quiet);
+        }
+    }
+    results.durationMs = double(clock.nsecsElapsed()) / 1e6;
+    QByteArray out;
+    if (format == u"csv")
+        out = formatMultiTurnCsv(results);
+    else if (format == u"json")
+        out = formatMultiTurnJson(results).append('\n');
+    else
+        out = formatMultiTurnMarkdown(results).toUtf8();
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    std::fflush(stdout);
+    return anyFailure(results) ? ExitFailed : ExitMeasured;
+}
+
 void printResults(const BenchmarkResults &results, const QString &format)
 {
     QByteArray out;
@@ -340,6 +551,8 @@ int runBenchCli(const QStringList &arguments, const BenchCliHooks &hooks)
         return ExitUsage;
     }
 
+    if (p.value(o.suite).compare(u"multiturn"_s, Qt::CaseInsensitive) == 0)
+        return runMultiTurnCli(p, o, hooks);
     auto request = requestFromOptions(p, o);
     if (!request)
         return request.error();

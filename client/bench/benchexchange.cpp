@@ -36,14 +36,20 @@ std::optional<routing::Endpoint> benchEndpoint(const QString &baseUrl)
     return ep;
 }
 
-QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
-                            const QString &prompt, int maxTokens, bool ignoreEos)
+namespace {
+
+// The streamed chat completion both builders send; extraHeaders end in "\r\n" each.
+QByteArray chatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
+                       nlohmann::ordered_json messages, int maxTokens, bool ignoreEos, const QString &user,
+                       const QByteArray &extraHeaders)
 {
     nlohmann::ordered_json body;
     if (!model.isEmpty())
         body["model"] = model.toStdString();
-    body["messages"] = nlohmann::json::array({{{"role", "user"}, {"content", prompt.toStdString()}}});
+    body["messages"] = std::move(messages);
     body["max_tokens"] = maxTokens;
+    if (!user.isEmpty())
+        body["user"] = user.toStdString();
     // Greedy decoding: the same work for every target, and no sampling cost differences.
     body["temperature"] = 0;
     body["stream"] = true;
@@ -54,11 +60,36 @@ QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &mo
     const std::string text = body.dump();
 
     QByteArray out = requestHead(endpoint, "POST", "/v1/chat/completions", apiKey);
+    out.append(extraHeaders);
     out.append("Content-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ")
         .append(QByteArray::number(qsizetype(text.size())))
         .append("\r\n\r\n")
         .append(text.data(), qsizetype(text.size()));
     return out;
+}
+
+} // namespace
+
+QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
+                            const QString &prompt, int maxTokens, bool ignoreEos)
+{
+    return chatRequest(endpoint, model, apiKey,
+                       nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}}),
+                       maxTokens, ignoreEos, {}, {});
+}
+
+QByteArray buildConversationRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
+                                    const QByteArray &messagesJson, int maxTokens, bool ignoreEos,
+                                    const QString &sessionKey)
+{
+    auto messages = nlohmann::ordered_json::parse(messagesJson.begin(), messagesJson.end(), nullptr, false);
+    if (messages.is_discarded())
+        messages = nlohmann::ordered_json::array();
+    // A header value is one line of visible ASCII; the runner's keys are, but say so here.
+    QByteArray key = sessionKey.toLatin1();
+    key.replace('\r', ' ').replace('\n', ' ');
+    const QByteArray header = key.isEmpty() ? QByteArray() : "X-Session-Id: " + key + "\r\n";
+    return chatRequest(endpoint, model, apiKey, std::move(messages), maxTokens, ignoreEos, sessionKey, header);
 }
 
 QByteArray buildModelsRequest(const routing::Endpoint &endpoint, const QString &apiKey)
@@ -102,6 +133,7 @@ void BenchExchange::start(upstream::UpstreamConnection *connection)
     m_chunks = 0;
     m_finished = false;
     m_staleFailure = false;
+    m_text.clear();
     m_clock.start();
     if (m_timeoutMs > 0)
         m_timeout.start(m_timeoutMs);
@@ -121,6 +153,7 @@ void BenchExchange::abort()
 void BenchExchange::upstreamHead(const http::ResponseParser &response)
 {
     m_sample.httpStatus = response.status();
+    m_sample.node = QString::fromUtf8(response.header("x-switchyard-node")).left(256);
     m_sse = response.status() == 200 && response.header("content-type").startsWith("text/event-stream");
 }
 
@@ -159,6 +192,8 @@ void BenchExchange::handleEvent(QByteArrayView payload)
         if (m_sample.ttftMs < 0)
             m_sample.ttftMs = elapsedMs();
         ++m_chunks;
+        if (m_keepText && m_text.size() < 1024 * 1024)
+            m_text += event.content;
     }
     if (event.hasUsage) {
         if (event.usage.completionTokens >= 0) {
@@ -167,6 +202,8 @@ void BenchExchange::handleEvent(QByteArrayView payload)
         }
         if (event.usage.promptTokens >= 0)
             m_sample.promptTokens = event.usage.promptTokens;
+        if (event.usage.cachedPromptTokens >= 0)
+            m_sample.cachedPromptTokens = event.usage.cachedPromptTokens;
     }
 }
 
@@ -195,6 +232,7 @@ void BenchExchange::upstreamFinished()
             m_sample.usageReported = true;
             if (usage.promptTokens >= 0)
                 m_sample.promptTokens = usage.promptTokens;
+            m_sample.cachedPromptTokens = usage.cachedPromptTokens;
             m_sample.latencyMs = now;
             complete(m_sample.completionTokens > 0, u"the server sent no tokens"_s);
         } else {

@@ -21,6 +21,11 @@ namespace switchyard::bench {
 // The bytes of POST …/v1/chat/completions for one benchmark request (same prompt for every target).
 QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
                             const QString &prompt, int maxTokens, bool ignoreEos);
+// A turn of a conversation: the whole history as messages (a JSON array), and a session key sent as
+// the X-Session-Id header and the "user" body field, so the gateway can keep a conversation on one node.
+QByteArray buildConversationRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
+                                    const QByteArray &messagesJson, int maxTokens, bool ignoreEos,
+                                    const QString &sessionKey);
 QByteArray buildModelsRequest(const routing::Endpoint &endpoint, const QString &apiKey);
 // The first model id of a /v1/models body (openai::parseModelList), or an empty string.
 QString firstModelId(QByteArrayView body);
@@ -49,6 +54,9 @@ public:
     bool isFinished() const { return m_finished; }
     const RequestSample &sample() const { return m_sample; }
     const QByteArray &body() const { return m_body; } // kept for Models and for error responses
+    // Keeps the streamed answer's content (a conversation's next turn sends it back).
+    void setKeepText(bool keep) { m_keepText = keep; }
+    const QString &text() const { return m_text; }
     // Failed before any response byte on a connection that had served before: probably closed by the
     // server while idle; worth one more try on a fresh connection.
     bool staleConnectionFailure() const { return m_staleFailure; }
@@ -79,6 +87,8 @@ private:
     qint64 m_chunks = 0;
     bool m_finished = false;
     bool m_staleFailure = false;
+    bool m_keepText = false;
+    QString m_text;
 };
 
 } // namespace switchyard::bench

@@ -4,6 +4,8 @@
 
 #include <QHash>
 
+#include <nlohmann/json.hpp>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::bench {
@@ -74,6 +76,22 @@ QList<Target> targetsFromConfig(const config::GatewayConfig &config, const QStri
     if (auto pool = poolTarget(config, gatewayUrl))
         out << *pool;
     return out;
+}
+
+QByteArray configWithDefaultStrategy(QByteArrayView json, const QString &strategy)
+{
+    auto doc = nlohmann::ordered_json::parse(json.begin(), json.end(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object())
+        return {};
+    auto &sy = doc["switchyard"];
+    if (!sy.is_object())
+        sy = nlohmann::ordered_json::object();
+    auto &routing = sy["routing"];
+    if (!routing.is_object())
+        routing = nlohmann::ordered_json::object();
+    routing["default_strategy"] = strategy.toStdString();
+    const std::string out = doc.dump();
+    return QByteArray(out.data(), qsizetype(out.size()));
 }
 
 } // namespace switchyard::bench

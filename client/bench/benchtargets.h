@@ -16,5 +16,8 @@ Target nodeTarget(const config::ProviderConfig &provider);
 std::optional<Target> poolTarget(const config::GatewayConfig &config, const QString &gatewayUrl);
 // Every provider, then the pool when gatewayUrl is set.
 QList<Target> targetsFromConfig(const config::GatewayConfig &config, const QString &gatewayUrl = {});
+// The config document with switchyard.routing.default_strategy set to strategy (a name as the config
+// takes it, checked by the config loader, not here); empty when json is not a JSON object.
+QByteArray configWithDefaultStrategy(QByteArrayView json, const QString &strategy);
 
 } // namespace switchyard::bench

@@ -87,6 +87,8 @@ struct RequestSample
     qint64 promptTokens = -1;     // from usage; -1 unknown
     qint64 completionTokens = 0;  // from usage, or counted chunks (usageReported false)
     bool usageReported = false;
+    qint64 cachedPromptTokens = -1; // usage.prompt_tokens_details.cached_tokens; -1 not reported
+    QString node;                 // the X-Switchyard-Node response header (the gateway's choice); empty direct
 };
 
 struct LatencyStats

@@ -1,11 +1,9 @@
 #include "chatclient.h"
 
+#include "http/httpclient.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -23,22 +21,22 @@ QUrl endpoint(const QUrl &base, const QString &path)
     return u;
 }
 
-QNetworkRequest jsonRequest(const QUrl &url, const QString &apiKey)
+HttpRequest jsonRequest(QByteArray method, const QUrl &url, const QString &apiKey, const QByteArray &pinnedSha256)
 {
-    QNetworkRequest r(url);
-    r.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
-    r.setRawHeader("Accept", "application/json, text/event-stream");
+    HttpRequest r;
+    r.method = std::move(method);
+    r.url = url;
+    r.addHeader("Content-Type", "application/json");
+    r.addHeader("Accept", "application/json, text/event-stream");
     if (!apiKey.isEmpty())
-        r.setRawHeader("Authorization", "Bearer " + apiKey.toUtf8());
-    // Redirects would turn a POST into a GET on some servers; a gateway has no reason to send one.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+        r.addHeader("Authorization", "Bearer " + apiKey.toUtf8());
+    r.pinnedSha256 = pinnedSha256;
+    r.connectTimeoutMs = 10'000;
     return r;
 }
 
-int httpStatus(const QNetworkReply *reply)
-{
-    return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-}
+// Error bodies are small; a runaway one is cut so it cannot eat memory.
+constexpr qsizetype MaxPlainBody = 4 * 1024 * 1024;
 
 } // namespace
 
@@ -56,102 +54,99 @@ QByteArray ChatRequest::body() const
 {
     QJsonObject o;
     o.insert(u"model"_s, model);
-    o.insert(u"messages"_s, messages);
     o.insert(u"stream"_s, true);
-    // The usage chunk gives the footer exact prompt and output tokens. vLLM's continuous_usage_stats
-    // puts the running usage in every chunk too, so a reply stopped early still shows its prompt
-    // tokens and the exact output so far instead of "?" and an estimate.
-    o.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}, {u"continuous_usage_stats"_s, true}});
     if (temperature)
         o.insert(u"temperature"_s, *temperature);
+    if (responsesApi) {
+        // The chat's messages are valid Responses input items as they are ({role, content}); the
+        // final response.completed event carries the usage, no stream_options needed. store: false,
+        // the console keeps its history itself.
+        o.insert(u"input"_s, messages);
+        o.insert(u"store"_s, false);
+    } else {
+        o.insert(u"messages"_s, messages);
+        // The usage chunk gives the footer exact prompt and output tokens. vLLM's continuous_usage_stats
+        // puts the running usage in every chunk too, so a reply stopped early still shows its prompt
+        // tokens and the exact output so far instead of "?" and an estimate.
+        o.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}, {u"continuous_usage_stats"_s, true}});
+    }
     if (maxTokens > 0)
-        o.insert(u"max_tokens"_s, maxTokens);
+        o.insert(responsesApi ? u"max_output_tokens"_s : u"max_tokens"_s, maxTokens);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-ChatClient::ChatClient(QObject *parent) : QObject(parent), m_nam(new QNetworkAccessManager(this))
+ChatClient::ChatClient(QObject *parent) : QObject(parent), m_http(new HttpClient())
 {
-    // The console talks to our own gateway, usually on loopback: an http_proxy meant for the internet
-    // must not sit in between.
-    m_nam->setProxy(QNetworkProxy::NoProxy);
-    connect(m_nam, &QNetworkAccessManager::sslErrors, this, &ChatClient::onSslErrors);
-}
-
-void ChatClient::onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors)
-{
-    const QSslCertificate peer = reply->sslConfiguration().peerCertificate();
-    if (upstream::judgePeer(errors, peer, m_pinnedSha256) != upstream::PeerVerdict::Refused) {
-        reply->ignoreSslErrors(); // the certificate the operator pinned for this gateway
-        return;
-    }
-    m_untrusted = upstream::describeUntrusted(peer, errors);
-    m_untrustedReply = reply;
-}
-
-QString ChatClient::unreachableMessage(QNetworkReply *reply) const
-{
-    if (reply == m_untrustedReply && !m_untrusted.isNull())
-        return tr("The gateway at %1 showed a certificate that is not trusted: %2")
-            .arg(m_baseUrl.toDisplayString(), upstream::untrustedMessage(m_untrusted));
-    return tr("Cannot reach the gateway at %1: %2").arg(m_baseUrl.toDisplayString(), reply->errorString());
+    m_thread.setObjectName(u"chat-http"_s);
+    m_http->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_http, &QObject::deleteLater);
+    m_thread.start();
 }
 
 ChatClient::~ChatClient()
 {
-    // Quietly: nobody listens any more, and finished() from a destructor would reach half-gone owners.
-    if (m_reply) {
-        m_reply->disconnect(this);
-        m_reply->abort();
-    }
-    if (m_modelsReply) {
-        m_modelsReply->disconnect(this);
-        m_modelsReply->abort();
-    }
+    // Quietly: nobody listens any more. The HTTP client closes its connections as it is deleted (the
+    // gateway sees the running reply's client go), on its own thread, when the thread's loop ends.
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QString ChatClient::unreachableMessage(const HttpError &error) const
+{
+    if (error.kind == HttpErrorKind::Untrusted)
+        return tr("The gateway at %1 showed a certificate that is not trusted: %2")
+            .arg(m_baseUrl.toDisplayString(), upstream::untrustedMessage(error.untrusted));
+    return tr("Cannot reach the gateway at %1: %2").arg(m_baseUrl.toDisplayString(), error.message);
 }
 
 void ChatClient::fetchModels(const QUrl &baseUrl, const QString &apiKey)
 {
-    if (m_modelsReply) {
-        m_modelsReply->disconnect(this);
-        m_modelsReply->abort();
-        m_modelsReply->deleteLater();
-    }
-    m_untrusted = {};
-    QNetworkRequest req = jsonRequest(endpoint(baseUrl, u"/v1/models"_s), apiKey);
-    req.setTransferTimeout(10000); // a list, not a generation: a gateway that takes longer is stuck
-    QNetworkReply *reply = m_nam->get(req);
-    m_modelsReply = reply;
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        if (m_modelsReply == reply)
-            m_modelsReply = nullptr;
-        const QByteArray body = reply->readAll();
-        const int status = httpStatus(reply);
-        if (status == 0) {
-            emit modelsFailed(reply == m_untrustedReply && !m_untrusted.isNull()
-                                  ? upstream::untrustedMessage(m_untrusted)
-                                  : reply->errorString());
-            return;
-        }
-        if (status != 200) {
-            const QString said = errorMessageFromBody(body);
-            emit modelsFailed(said.isEmpty() ? tr("HTTP %1").arg(status) : tr("HTTP %1: %2").arg(status).arg(said));
-            return;
-        }
-        QString why;
-        const QList<ModelEntry> models = parseModelList(body, &why);
-        if (!why.isEmpty()) {
-            emit modelsFailed(tr("Unreadable model list: %1").arg(why));
-            return;
-        }
-        emit modelsFetched(models);
+    const quint64 generation = ++m_modelsGeneration;
+    HttpRequest r = jsonRequest("GET", endpoint(baseUrl, u"/v1/models"_s), apiKey, m_pinnedSha256);
+    r.timeoutMs = ModelsTimeoutMs; // a list, not a generation: a gateway that takes longer is stuck
+    r.maxResponseBytes = MaxPlainBody;
+    QMetaObject::invokeMethod(m_http, [this, http = m_http, r = std::move(r), generation]() mutable {
+        if (m_modelsId)
+            http->cancel(m_modelsId); // superseded
+        m_modelsId = http->send(std::move(r), [this, generation](const HttpResult &result) {
+            m_modelsId = 0;
+            QMetaObject::invokeMethod(this, [this, generation, result] {
+                if (generation != m_modelsGeneration)
+                    return;
+                if (!result) {
+                    if (result.error().kind == HttpErrorKind::Untrusted) {
+                        m_untrusted = result.error().untrusted;
+                        emit modelsFailed(upstream::untrustedMessage(m_untrusted));
+                    } else {
+                        emit modelsFailed(result.error().message);
+                    }
+                    return;
+                }
+                const HttpResponse &response = *result;
+                if (response.status != 200) {
+                    const QString said = errorMessageFromBody(response.body);
+                    emit modelsFailed(said.isEmpty() ? tr("HTTP %1").arg(response.status)
+                                                     : tr("HTTP %1: %2").arg(response.status).arg(said));
+                    return;
+                }
+                QString why;
+                const QList<ModelEntry> models = parseModelList(response.body, &why);
+                if (!why.isEmpty()) {
+                    emit modelsFailed(tr("Unreadable model list: %1").arg(why));
+                    return;
+                }
+                emit modelsFetched(models);
+            });
+        });
     });
 }
 
 bool ChatClient::send(const ChatRequest &request)
 {
-    if (m_reply)
+    if (m_busy)
         return false;
+    m_busy = true;
+    const quint64 generation = ++m_generation;
     m_baseUrl = request.baseUrl;
     m_lastBody = request.body();
     m_untrusted = {};
@@ -163,62 +158,73 @@ bool ChatClient::send(const ChatRequest &request)
     m_headersSeen = false;
     m_isStream = false;
     m_done = false;
-    m_stopRequested = false;
     m_tokenChunks = 0;
+    m_responsesApi = request.responsesApi;
 
-    QNetworkRequest req = jsonRequest(endpoint(request.baseUrl, u"/v1/chat/completions"_s), request.apiKey);
+    HttpRequest r = jsonRequest(
+        "POST", endpoint(request.baseUrl, m_responsesApi ? u"/v1/responses"_s : u"/v1/chat/completions"_s),
+        request.apiKey, m_pinnedSha256);
+    r.body = m_lastBody;
+    r.timeoutMs = 0; // a reply may stream for many minutes; what bounds it is the wait for the next byte
+    r.idleTimeoutMs = StreamIdleTimeoutMs;
+    // On the HTTP thread: hand each piece over to this object's thread, tagged with the request's number.
+    r.onHead = [this, generation](const HttpResponse &head) {
+        QMetaObject::invokeMethod(this, [this, generation, head] { onHead(generation, head); });
+    };
+    r.onBody = [this, generation](QByteArrayView piece) {
+        QMetaObject::invokeMethod(this, [this, generation, bytes = piece.toByteArray()] { onBody(generation, bytes); });
+    };
     m_clock.start();
-    QNetworkReply *reply = m_nam->post(req, m_lastBody);
-    m_reply = reply;
-    connect(reply, &QNetworkReply::metaDataChanged, this, &ChatClient::onMetaData);
-    connect(reply, &QIODevice::readyRead, this, &ChatClient::onReadyRead);
-    connect(reply, &QNetworkReply::finished, this, &ChatClient::onFinished);
+    QMetaObject::invokeMethod(m_http, [this, http = m_http, r = std::move(r), generation]() mutable {
+        m_chatId = http->send(std::move(r), [this, generation](const HttpResult &result) {
+            m_chatId = 0;
+            QMetaObject::invokeMethod(this, [this, generation, result] {
+                onResult(generation, result.hasValue(), result ? HttpError{} : result.error());
+            });
+        });
+    });
     return true;
 }
 
 void ChatClient::stop()
 {
-    if (!m_reply)
+    if (!m_busy)
         return;
-    m_stopRequested = true;
-    // abort() closes the socket at once and emits finished(), which reports End::Stopped.
-    m_reply->abort();
+    // Closing the connection is what tells the gateway to stop the node; what is still on its way
+    // for this request is dropped (its number is no longer the current one).
+    QMetaObject::invokeMethod(m_http, [this, http = m_http] {
+        if (m_chatId)
+            http->cancel(m_chatId);
+        m_chatId = 0;
+    });
+    finish(ChatOutcome::End::Stopped);
 }
 
-void ChatClient::onMetaData()
+void ChatClient::onHead(quint64 generation, const HttpResponse &head)
 {
-    if (!m_reply || m_headersSeen)
-        return;
-    const int status = httpStatus(m_reply);
-    if (status == 0)
+    if (generation != m_generation || !m_busy || m_headersSeen)
         return;
     m_headersSeen = true;
-    m_stats.httpStatus = status;
-    m_stats.node = QString::fromUtf8(m_reply->rawHeader("X-Switchyard-Node"));
-    m_stats.attempts = m_reply->rawHeader("X-Switchyard-Attempts").toInt();
-    const QByteArray type = m_reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
-    m_isStream = status == 200 && type.startsWith("text/event-stream");
-    if (status < 400)
+    m_stats.httpStatus = head.status;
+    m_stats.node = QString::fromUtf8(head.header("x-switchyard-node"));
+    m_stats.attempts = head.header("x-switchyard-attempts").toInt();
+    m_isStream = head.status == 200 && head.header("content-type").startsWith("text/event-stream");
+    if (head.status < 400)
         emit replyStarted(m_stats.node, m_stats.attempts);
 }
 
-void ChatClient::onReadyRead()
+void ChatClient::onBody(quint64 generation, const QByteArray &bytes)
 {
-    if (!m_reply)
+    if (generation != m_generation || !m_busy)
         return;
-    if (!m_headersSeen)
-        onMetaData();
-    const QByteArray bytes = m_reply->readAll();
     if (!m_isStream) {
-        // Error bodies are small; a runaway one is cut so it cannot eat memory.
-        constexpr qsizetype MaxPlainBody = 4 * 1024 * 1024;
         m_plainBody.append(bytes.first(std::min(bytes.size(), MaxPlainBody - std::min(MaxPlainBody, m_plainBody.size()))));
         return;
     }
     const QList<SseEvent> events = m_sse.feed(bytes);
     for (const SseEvent &e : events) {
         handleEvent(e);
-        if (!m_reply)
+        if (generation != m_generation || !m_busy)
             return; // a slot connected to a signal emitted above stopped the request
     }
 }
@@ -227,7 +233,7 @@ void ChatClient::handleEvent(const SseEvent &event)
 {
     if (m_done)
         return;
-    const ChatStreamEvent ev = parseChatStreamEvent(event.data);
+    const ChatStreamEvent ev = m_responsesApi ? parseResponsesStreamEvent(event.data) : parseChatStreamEvent(event.data);
     switch (ev.kind) {
     case ChatStreamEvent::Kind::Done:
         m_done = true;
@@ -246,6 +252,8 @@ void ChatClient::handleEvent(const SseEvent &event)
     }
     if (!ev.finishReason.isEmpty())
         m_stats.finishReason = ev.finishReason;
+    if (m_responsesApi && ev.hasUsage)
+        m_done = true; // response.completed ends a Responses stream: there is no [DONE]
     if (ev.hasUsage) {
         if (ev.usage.promptTokens >= 0)
             m_stats.promptTokens = ev.usage.promptTokens;
@@ -256,7 +264,7 @@ void ChatClient::handleEvent(const SseEvent &event)
         noteToken();
         emit reasoningReceived(ev.reasoning);
     }
-    if (!ev.content.isEmpty() && m_reply) {
+    if (!ev.content.isEmpty() && m_busy) {
         noteToken();
         emit contentReceived(ev.content);
     }
@@ -269,30 +277,22 @@ void ChatClient::noteToken()
     ++m_tokenChunks;
 }
 
-void ChatClient::onFinished()
+void ChatClient::onResult(quint64 generation, bool ok, const HttpError &error)
 {
-    QNetworkReply *reply = m_reply;
-    if (!reply)
+    if (generation != m_generation || !m_busy)
         return;
-    if (!m_headersSeen)
-        onMetaData();
-    if (reply->bytesAvailable() > 0)
-        onReadyRead();
-    if (!m_reply)
-        return;
-    const QNetworkReply::NetworkError netError = reply->error();
-    const int status = httpStatus(reply);
-
-    if (m_stopRequested) {
-        finish(ChatOutcome::End::Stopped);
+    if (!ok && !m_headersSeen) {
+        // Never got a response: refused, reset, unreachable, an untrusted certificate, a timeout.
+        finish(ChatOutcome::End::Failed, unreachableMessage(error),
+               error.kind == HttpErrorKind::Untrusted ? error.untrusted : upstream::UntrustedCertificate{});
         return;
     }
-    if (status == 0) {
-        // Never got a response: refused, reset, DNS, timeout.
-        finish(ChatOutcome::End::Failed, unreachableMessage(reply));
-        return;
-    }
+    const int status = m_stats.httpStatus;
     if (!m_isStream) {
+        if (!ok) {
+            finish(ChatOutcome::End::Failed, tr("The answer broke off before it was complete: %1").arg(error.message));
+            return;
+        }
         if (status >= 400 || status < 200) {
             const QString said = errorMessageFromBody(m_plainBody);
             finish(ChatOutcome::End::Failed, said.isEmpty() ? tr("The gateway answered HTTP %1 without a message.").arg(status)
@@ -315,19 +315,20 @@ void ChatClient::onFinished()
             noteToken();
             emit reasoningReceived(c.reasoning);
         }
-        if (!c.content.isEmpty()) {
+        if (!c.content.isEmpty() && m_busy) {
             noteToken();
             emit contentReceived(c.content);
         }
-        finish(ChatOutcome::End::Completed);
+        if (m_busy)
+            finish(ChatOutcome::End::Completed);
         return;
     }
     if (!m_streamError.isEmpty()) {
         finish(ChatOutcome::End::Failed, m_streamError);
         return;
     }
-    if (netError != QNetworkReply::NoError && !m_done) {
-        finish(ChatOutcome::End::Failed, tr("The stream broke off before the reply was complete: %1").arg(reply->errorString()));
+    if (!ok && !m_done) {
+        finish(ChatOutcome::End::Failed, tr("The stream broke off before the reply was complete: %1").arg(error.message));
         return;
     }
     if (!m_done && m_stats.finishReason.isEmpty()) {
@@ -340,19 +341,15 @@ void ChatClient::onFinished()
     finish(ChatOutcome::End::Completed);
 }
 
-void ChatClient::finish(ChatOutcome::End end, const QString &error)
+void ChatClient::finish(ChatOutcome::End end, const QString &error, const upstream::UntrustedCertificate &untrusted)
 {
-    QNetworkReply *reply = m_reply;
-    m_reply = nullptr;
-    if (reply) {
-        reply->disconnect(this);
-        reply->deleteLater();
-    }
+    m_busy = false;
+    ++m_generation; // whatever is still on its way for this request is dropped
+    m_untrusted = untrusted;
     ChatOutcome outcome;
     outcome.end = end;
     outcome.error = error;
-    if (reply && reply == m_untrustedReply)
-        outcome.untrusted = m_untrusted;
+    outcome.untrusted = untrusted;
     outcome.stats = m_stats;
     outcome.stats.totalMs = m_clock.elapsed();
     if (outcome.stats.completionTokens < 0 && m_tokenChunks > 0) {

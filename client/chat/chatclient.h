@@ -1,9 +1,10 @@
 #pragma once
 
 // A small asynchronous OpenAI client for the chat console: lists the gateway's models and streams one
-// chat completion at a time. Everything runs on the caller's event loop through QNetworkAccessManager,
-// so the window never waits on the network; the stream is parsed as it arrives (SseParser), and the
-// reply's end is always reported exactly once: completed, stopped, or failed with the gateway's message.
+// chat completion at a time. The HTTP is the panel's own client (http/httpclient, on the gateway's
+// UpstreamConnection) on a thread of its own, so the window's thread never touches a socket and never
+// waits on the network; the stream is parsed as it arrives (SseParser), and the reply's end is always
+// reported exactly once: completed, stopped, or failed with the gateway's message.
 
 #include "conversation.h"
 #include "openai/openaistream.h"
@@ -11,16 +12,17 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
-#include <QNetworkReply>
 #include <QObject>
-#include <QPointer>
+#include <QThread>
 #include <QUrl>
 
 #include <optional>
 
-class QNetworkAccessManager;
-
 namespace switchyard::client {
+
+class HttpClient;
+struct HttpResponse;
+struct HttpError;
 
 struct ChatRequest
 {
@@ -30,6 +32,9 @@ struct ChatRequest
     QJsonArray messages;
     std::optional<double> temperature;
     int maxTokens = 0; // 0 = not sent
+    // Through the Responses API (POST /v1/responses) instead of chat completions: the same history as
+    // its `input`, max_output_tokens, and the reply from its stream events.
+    bool responsesApi = false;
 
     // The JSON body: stream on, with stream_options.include_usage so the last chunk carries the usage
     // (and continuous_usage_stats, so every chunk does: a stopped reply knows its tokens too).
@@ -70,14 +75,19 @@ public:
     // Starts streaming a chat completion. Returns false (and does nothing) while one is running.
     bool send(const ChatRequest &request);
     // Aborts the running request: the connection is closed, which is how the gateway (and through it the
-    // node) learns to stop generating. finished() follows with End::Stopped.
+    // node) learns to stop generating. finished() follows at once with End::Stopped.
     void stop();
-    bool isBusy() const { return m_reply != nullptr; }
+    bool isBusy() const { return m_busy; }
     // What is known so far about the running (or last) reply: node, attempts, time to first token.
     const ReplyStats &stats() const { return m_stats; }
 
     // The body of the last request sent (tests check the history that went out).
     QByteArray lastRequestBody() const { return m_lastBody; }
+
+    // A chat waits this long for the next byte of its stream (a long prompt's prefill included) before
+    // it gives up; the list of models waits this long in all.
+    static constexpr int StreamIdleTimeoutMs = 300'000;
+    static constexpr int ModelsTimeoutMs = 10'000;
 
 signals:
     void modelsFetched(const QList<switchyard::client::ModelEntry> &models);
@@ -90,24 +100,28 @@ signals:
     void finished(const switchyard::client::ChatOutcome &outcome);
 
 private:
-    void onMetaData();
-    void onReadyRead();
-    void onFinished();
+    // What arrives from the HTTP thread, on this object's thread, for request number `generation`.
+    void onHead(quint64 generation, const HttpResponse &head);
+    void onBody(quint64 generation, const QByteArray &bytes);
+    void onResult(quint64 generation, bool ok, const HttpError &error);
     void handleEvent(const SseEvent &event);
     void noteToken();
-    void finish(ChatOutcome::End end, const QString &error = {});
-    void onSslErrors(QNetworkReply *reply, const QList<QSslError> &errors);
-    // The error text for a reply that got no response; says which certificate was refused, if one was.
-    QString unreachableMessage(QNetworkReply *reply) const;
+    void finish(ChatOutcome::End end, const QString &error = {}, const upstream::UntrustedCertificate &untrusted = {});
+    // The error text for a request that got no response; says which certificate was refused, if one was.
+    QString unreachableMessage(const HttpError &error) const;
 
-    QNetworkAccessManager *m_nam;
-    QPointer<QNetworkReply> m_reply;
-    QPointer<QNetworkReply> m_modelsReply;
+    QThread m_thread;
+    HttpClient *m_http; // lives on m_thread: only touched through invokeMethod
+    // The HTTP client's ids of the running chat and models requests; read and written on m_thread only.
+    quint64 m_chatId = 0;
+    quint64 m_modelsId = 0;
+    // Each request gets a number; what arrives for an older one (stopped, superseded) is dropped.
+    quint64 m_generation = 0;
+    quint64 m_modelsGeneration = 0;
     QByteArray m_lastBody;
     QUrl m_baseUrl;
     QByteArray m_pinnedSha256;
     upstream::UntrustedCertificate m_untrusted;
-    QPointer<QNetworkReply> m_untrustedReply; // the reply m_untrusted was refused for
 
     // State of the running request.
     QElapsedTimer m_clock;
@@ -116,10 +130,11 @@ private:
     QByteArray m_plainBody; // a response that is not an event stream (an error, or stream ignored)
     QString m_streamError;
     QString m_invalidEvent;
+    bool m_busy = false;
     bool m_headersSeen = false;
     bool m_isStream = false;
     bool m_done = false;
-    bool m_stopRequested = false;
+    bool m_responsesApi = false;
     int m_tokenChunks = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "fleet/fleetmerge.h"
 
 #include <QTimer>
+#include <algorithm>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -20,30 +21,83 @@ FleetLink::FleetLink(std::vector<std::unique_ptr<GatewayLink>> members, QObject 
     m_coalesce->setSingleShot(true);
     m_coalesce->setInterval(50);
     connect(m_coalesce, &QTimer::timeout, this, &FleetLink::refresh);
-    for (int i = 0; i < int(m_members.size()); ++i) {
-        GatewayLink *m = m_members[size_t(i)].get();
-        connect(m, &GatewayLink::statusChanged, this, &FleetLink::onMemberStatus);
-        connect(m, &GatewayLink::linkStatusChanged, this, &FleetLink::onMemberStatus);
-        connect(m, &GatewayLink::requestsFetched, this,
-                [this, i](const QList<stats::RequestRecord> &records, quint64 next, qint64 dropped) {
-                    onMemberRequests(i, records, next, dropped);
-                });
-        connect(m, &GatewayLink::historyFetched, this,
-                [this, i](const QString &series, const QList<stats::SecondSample> &samples) {
-                    onMemberHistory(i, series, samples);
-                });
-        connect(m, &GatewayLink::configFetched, this, [this, i](const QByteArray &text, const QString &hash) {
-            if (i != m_configFrom)
-                return;
-            m_configFrom = -1;
-            emit configFetched(text, hash);
-        });
-        connect(m, &GatewayLink::configPut, this,
-                [this, i](const ConfigPutResult &result) { onMemberConfigPut(i, result); });
-        connect(m, &GatewayLink::commandFinished, this,
-                [this, i](const QString &what, bool ok, const QString &message) { onMemberCommand(i, what, ok, message); });
-    }
+    for (int i = 0; i < int(m_members.size()); ++i)
+        wire(i);
     refresh();
+}
+
+void FleetLink::wire(int i)
+{
+    GatewayLink *m = m_members[size_t(i)].get();
+    connect(m, &GatewayLink::statusChanged, this, &FleetLink::onMemberStatus);
+    connect(m, &GatewayLink::linkStatusChanged, this, &FleetLink::onMemberStatus);
+    connect(m, &GatewayLink::requestsFetched, this,
+            [this, i](const QList<stats::RequestRecord> &records, quint64 next, qint64 dropped) {
+                onMemberRequests(i, records, next, dropped);
+            });
+    connect(m, &GatewayLink::historyFetched, this,
+            [this, i](const QString &series, const QList<stats::SecondSample> &samples) {
+                onMemberHistory(i, series, samples);
+            });
+    connect(m, &GatewayLink::configFetched, this, [this, i](const QByteArray &text, const QString &hash) {
+        if (i != m_configFrom)
+            return;
+        m_configFrom = -1;
+        emit configFetched(text, hash);
+    });
+    connect(m, &GatewayLink::configPut, this, [this, i](const ConfigPutResult &result) { onMemberConfigPut(i, result); });
+    connect(m, &GatewayLink::commandFinished, this,
+            [this, i](const QString &what, bool ok, const QString &message) { onMemberCommand(i, what, ok, message); });
+}
+
+void FleetLink::addMember(std::unique_ptr<GatewayLink> member)
+{
+    if (!member)
+        return;
+    m_members.push_back(std::move(member));
+    m_memberCursors.push_back(0);
+    wire(int(m_members.size()) - 1);
+    if (m_started)
+        m_members.back()->start();
+    refresh();
+    emit linkStatusChanged(m_linkStatus); // the name (and the window's title) changed
+}
+
+void FleetLink::removeMember(const GatewayLink *member)
+{
+    int i = 0;
+    while (i < int(m_members.size()) && m_members[size_t(i)].get() != member)
+        ++i;
+    if (!member || i == int(m_members.size()))
+        return;
+    // Out of every answer being gathered: it will not send its part.
+    if (m_requestsRound && m_requestsRound->waiting.removeOne(i) && m_requestsRound->waiting.isEmpty())
+        later([this] { finishRequests(); });
+    for (auto it = m_historyRounds.begin(); it != m_historyRounds.end(); ++it) {
+        if (it->round.waiting.removeOne(i) && it->round.waiting.isEmpty())
+            later([this, series = it.key()] { finishHistory(series); });
+    }
+    if (m_configRound && m_configRound->round.waiting.removeOne(i) && m_configRound->round.waiting.isEmpty())
+        later([this] { finishConfigPut(); });
+    for (auto it = m_commandRounds.begin(); it != m_commandRounds.end(); ++it) {
+        if (it->round.waiting.removeOne(i) && it->round.waiting.isEmpty())
+            later([this, what = it.key()] { finishCommand(what); });
+    }
+    if (m_configFrom == i) {
+        m_configFrom = -1;
+        later([this] { fetchConfig(); }); // from a gateway that is still here
+    }
+    GatewayLink *gone = m_members[size_t(i)].release();
+    gone->disconnect(this);
+    gone->stop();
+    gone->deleteLater(); // this may run inside one of its own signals
+    refresh();
+    emit linkStatusChanged(m_linkStatus);
+}
+
+int FleetLink::liveMemberCount() const
+{
+    return int(std::count_if(m_members.begin(), m_members.end(), [](const auto &m) { return m != nullptr; }));
 }
 
 FleetLink::~FleetLink() = default;
@@ -51,8 +105,10 @@ FleetLink::~FleetLink() = default;
 QString FleetLink::displayName() const
 {
     QStringList names;
-    for (const auto &m : m_members)
-        names.append(m->displayName());
+    for (const auto &m : m_members) {
+        if (m)
+            names.append(m->displayName());
+    }
     return names.join(u" + "_s);
 }
 
@@ -60,7 +116,7 @@ QList<int> FleetLink::connectedMembers() const
 {
     QList<int> out;
     for (int i = 0; i < int(m_members.size()); ++i) {
-        if (m_members[size_t(i)]->linkStatus().state == LinkState::Connected)
+        if (m_members[size_t(i)] && m_members[size_t(i)]->linkStatus().state == LinkState::Connected)
             out.append(i);
     }
     return out;
@@ -71,7 +127,11 @@ QUrl FleetLink::apiUrl() const
     const QList<int> up = connectedMembers();
     if (!up.isEmpty())
         return m_members[size_t(up.front())]->apiUrl();
-    return m_members.empty() ? QUrl() : m_members.front()->apiUrl();
+    for (const auto &m : m_members) {
+        if (m)
+            return m->apiUrl();
+    }
+    return {};
 }
 
 QString FleetLink::clientKey() const
@@ -79,19 +139,29 @@ QString FleetLink::clientKey() const
     const QList<int> up = connectedMembers();
     if (!up.isEmpty())
         return m_members[size_t(up.front())]->clientKey();
-    return m_members.empty() ? QString() : m_members.front()->clientKey();
+    for (const auto &m : m_members) {
+        if (m)
+            return m->clientKey();
+    }
+    return {};
 }
 
 void FleetLink::start()
 {
-    for (const auto &m : m_members)
-        m->start();
+    m_started = true;
+    for (const auto &m : m_members) {
+        if (m)
+            m->start();
+    }
 }
 
 void FleetLink::stop()
 {
-    for (const auto &m : m_members)
-        m->stop();
+    m_started = false;
+    for (const auto &m : m_members) {
+        if (m)
+            m->stop();
+    }
 }
 
 void FleetLink::onMemberStatus()
@@ -105,8 +175,10 @@ void FleetLink::refresh()
     QList<FleetMember> up;
     QStringList notConnected;
     link::LinkStatus best;
-    best.state = m_members.empty() ? LinkState::Unreachable : LinkState::Connecting;
+    best.state = liveMemberCount() == 0 ? LinkState::Unreachable : LinkState::Connecting;
     for (const auto &m : m_members) {
+        if (!m)
+            continue;
         const link::LinkStatus ls = m->linkStatus();
         const auto s = m->status();
         if (ls.state == LinkState::Connected && s) {
@@ -276,7 +348,7 @@ void FleetLink::putConfig(const QByteArray &text, const QString &ifMatchHash)
         return;
     }
     const QList<int> up = connectedMembers();
-    if (up.isEmpty() || up.size() < int(m_members.size())) {
+    if (up.isEmpty() || up.size() < liveMemberCount()) {
         // All or none: a config applied to some replicas only is drift the operator did not ask for.
         refused.reason = u"Not every gateway of the fleet is connected (%1); nothing was applied."_s.arg(m_linkStatus.reason);
         later([this, refused] { emit configPut(refused); });

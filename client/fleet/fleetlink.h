@@ -14,6 +14,9 @@
 //    another one (drift), nothing is applied and the answer is Stale, naming them; applying with "*"
 //    (the editor's overwrite) then writes the same config to every gateway.
 //  - Node actions and pause/resume go to every gateway: draining a node drains it fleet-wide.
+//  - Members come and go while it runs (the panel connects to one more gateway, or closes one): a
+//    member that leaves is taken out of every answer still being gathered. Its slot stays empty, so
+//    the indexes the rounds hold stay valid.
 
 #include "link/gatewaylink.h"
 
@@ -61,8 +64,14 @@ public:
     void nodeAction(const QString &node, link::NodeAction action) override;
     void setAccepting(bool accepting) override;
 
+    // A gateway joins (started at once when the fleet runs) or leaves (stopped and deleted).
+    void addMember(std::unique_ptr<link::GatewayLink> member);
+    void removeMember(const link::GatewayLink *member);
+
+    // Slots, including emptied ones; member(i) is null for a gateway that left.
     int memberCount() const { return int(m_members.size()); }
     const link::GatewayLink *member(int i) const { return m_members[size_t(i)].get(); }
+    int liveMemberCount() const;
 
 private:
     // One fan-out waiting for its members' answers.
@@ -72,6 +81,7 @@ private:
         QTimer *timeout = nullptr;
     };
 
+    void wire(int member);
     void refresh();
     void onMemberStatus();
     void onMemberRequests(int member, const QList<stats::RequestRecord> &records, quint64 nextCursor, qint64 dropped);
@@ -93,6 +103,7 @@ private:
     link::LinkStatus m_linkStatus;
     std::optional<link::GatewayStatus> m_status;
     QTimer *m_coalesce;
+    bool m_started = false;
 
     // The merged request log.
     std::vector<quint64> m_memberCursors;

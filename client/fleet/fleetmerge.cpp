@@ -125,6 +125,9 @@ link::GatewayStatus mergeStatuses(const QList<FleetMember> &members)
             f.running = worst(f.running, n.running);
             f.waiting = worst(f.waiting, n.waiting);
             f.kvCacheUsage = worst(f.kvCacheUsage, n.kvCacheUsage);
+            // One node, read by several gateways: the same counters; the lowest reading is the cautious one.
+            if (n.prefixCacheHitRate && (!f.prefixCacheHitRate || *n.prefixCacheHitRate < *f.prefixCacheHitRate))
+                f.prefixCacheHitRate = n.prefixCacheHitRate;
             f.generationTokensTotal = worst(f.generationTokensTotal, n.generationTokensTotal);
             f.inFlight += n.inFlight;
             f.attempts += n.attempts;

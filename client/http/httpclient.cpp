@@ -92,6 +92,13 @@ public:
         m_bytes = requestBytes(m_request, m_endpoint);
         m_total.setSingleShot(true);
         m_connect.setSingleShot(true);
+        m_idle.setSingleShot(true);
+        connect(&m_idle, &QTimer::timeout, this, [this] {
+            m_client->finish(this,
+                             unexpected(HttpError{HttpErrorKind::Timeout,
+                                                  u"%1 sent nothing for %2 ms"_s.arg(m_hostKey).arg(m_request.idleTimeoutMs)}),
+                             false);
+        });
         connect(&m_total, &QTimer::timeout, this, [this] {
             m_client->finish(this,
                              unexpected(HttpError{HttpErrorKind::Timeout,
@@ -109,7 +116,8 @@ public:
                                                       m_request.connectTimeoutMs)}),
                              false);
         });
-        m_total.start(std::max(1, m_request.timeoutMs));
+        if (m_request.timeoutMs > 0)
+            m_total.start(m_request.timeoutMs);
     }
 
     void sendOn(upstream::UpstreamConnection *connection)
@@ -119,15 +127,27 @@ public:
         if (!connection->isConnected())
             m_connect.start(std::max(1, m_request.connectTimeoutMs));
         connection->send(m_bytes, this);
+        if (connection->isConnected())
+            touch(); // a kept-alive connection: no connect to wait for
     }
 
-    void upstreamConnected() override { m_connect.stop(); }
+    void upstreamConnected() override
+    {
+        m_connect.stop();
+        touch();
+    }
 
     void upstreamHead(const http::ResponseParser &response) override
     {
         m_connect.stop();
+        touch();
         m_response.status = response.status();
         m_response.headers = response.headers();
+        if (m_request.onBody) {
+            if (m_request.onHead)
+                m_request.onHead(m_response); // may cancel: nothing of this exchange is touched after it
+            return;
+        }
         bool ok = false;
         const qint64 length = response.header("content-length").toLongLong(&ok);
         if (ok && length > m_request.maxResponseBytes)
@@ -136,6 +156,11 @@ public:
 
     void upstreamBody(QByteArrayView data) override
     {
+        touch();
+        if (m_request.onBody) {
+            m_request.onBody(data); // may cancel: nothing of this exchange is touched after it
+            return;
+        }
         if (m_response.body.size() + data.size() > m_request.maxResponseBytes) {
             tooLarge();
             return;
@@ -174,6 +199,14 @@ public:
     {
         m_total.stop();
         m_connect.stop();
+        m_idle.stop();
+    }
+
+    // A byte (or the connection) arrived: the idle timeout starts over.
+    void touch()
+    {
+        if (m_request.idleTimeoutMs > 0 && !m_finished)
+            m_idle.start(m_request.idleTimeoutMs);
     }
 
     HttpClient *m_client;
@@ -186,6 +219,7 @@ public:
     QByteArray m_bytes;
     QTimer m_total;
     QTimer m_connect;
+    QTimer m_idle;
     HttpResponse m_response;
     upstream::UpstreamConnection *m_connection = nullptr;
     bool m_retried = false;

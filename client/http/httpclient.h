@@ -30,6 +30,8 @@ class UpstreamConnection;
 
 namespace switchyard::client {
 
+struct HttpResponse;
+
 struct HttpRequest
 {
     QByteArray method = "GET"; // HEAD is not supported (UpstreamConnection expects a body after a head)
@@ -37,11 +39,19 @@ struct HttpRequest
     QList<QPair<QByteArray, QByteArray>> headers; // Host and Content-Length are added
     QByteArray body;
     int connectTimeoutMs = 5000;
-    int timeoutMs = 10000;                 // from send() to the last body byte, waiting in the queue included
+    int timeoutMs = 10000;                 // from send() to the last body byte, waiting in the queue included;
+                                           // 0 = none (a stream that may run for minutes: use idleTimeoutMs)
+    int idleTimeoutMs = 0;                 // > 0: Timeout when no byte arrives for this long once sent
     qsizetype maxResponseBytes = 1 << 20;  // body; the head has the parser's own 64 KiB cap
     // https: the SHA-256 (32 bytes) of the one certificate trusted besides what the system trusts, so a
     // gateway with a self-signed certificate can be reached once the operator accepted it. Empty = none.
     QByteArray pinnedSha256;
+
+    // A streamed answer (server-sent events): when onBody is set, the head goes to onHead and each body
+    // piece to onBody as they arrive, on the client's thread, and the result's body stays empty (the
+    // receiver bounds what it keeps; maxResponseBytes does not apply). Either may cancel() the request.
+    std::function<void(const HttpResponse &head)> onHead;
+    std::function<void(QByteArrayView piece)> onBody;
 
     void addHeader(QByteArray name, QByteArray value) { headers.append(qMakePair(std::move(name), std::move(value))); }
 };

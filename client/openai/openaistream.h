@@ -8,6 +8,7 @@
 #include "http/sseparser.h"
 #include "openai/chatcompletion.h"
 #include "openai/chatstream.h"
+#include "openai/responsesstream.h"
 #include "openai/openaierror.h"
 #include "openai/openaimodels.h"
 #include "openai/openaiusage.h"
@@ -23,6 +24,7 @@ using openai::TokenUsage;
 using openai::errorMessageFromBody;
 using openai::parseChatCompletion;
 using openai::parseChatStreamEvent;
+using openai::parseResponsesStreamEvent;
 using openai::parseModelList;
 // ModelEntry is declared in this namespace itself (openai/openaimodels.h).
 

@@ -1,6 +1,7 @@
 #include "remote/managementclient.h"
 
 #include "openai/openaierror.h"
+#include "keys/keyjson.h"
 #include "remote/managementwire.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -213,6 +214,78 @@ void ManagementClient::setAccepting(bool accepting)
         }
         emit commandFinished(what, true, QString());
     });
+}
+
+void ManagementClient::fetchKeys()
+{
+    m_http.send(request("GET", u"/api/keys"_s, MaxKeysBytes, true), [this](const HttpResult &result) {
+        const QString what = u"list keys"_s;
+        if (!result || !isSuccess(result->status)) {
+            emit commandFinished(what, false, failureOf(result, what).reason);
+            return;
+        }
+        auto list = keys::parseKeyList(result->body);
+        if (!list) {
+            emit commandFinished(what, false, list.error());
+            return;
+        }
+        emit keysFetched(QList<keys::KeyListing>(list->begin(), list->end()));
+    });
+}
+
+void ManagementClient::createKey(const keys::KeyChange &spec)
+{
+    HttpRequest r = request("POST", u"/api/keys"_s, MaxCommandBytes);
+    r.addHeader("Content-Type", "application/json");
+    r.body = keys::keyChangeToJson(spec);
+    m_http.send(std::move(r), [this](const HttpResult &result) {
+        const QString what = u"create key"_s;
+        if (!result || !isSuccess(result->status)) {
+            emit commandFinished(what, false, failureOf(result, what).reason);
+            return;
+        }
+        auto made = keys::parseCreatedKey(result->body);
+        if (!made) {
+            emit commandFinished(what, false, made.error());
+            return;
+        }
+        emit keyCreated(made->listing, made->secret);
+        emit commandFinished(what, true, QString());
+    });
+}
+
+void ManagementClient::changeKey(QByteArray method, const QString &id, const QString &what, QByteArray body)
+{
+    HttpRequest r = request(std::move(method), u"/api/keys/"_s % QString::fromLatin1(QUrl::toPercentEncoding(id)),
+                            MaxCommandBytes);
+    if (!body.isEmpty()) {
+        r.addHeader("Content-Type", "application/json");
+        r.body = std::move(body);
+    }
+    m_http.send(std::move(r), [this, what](const HttpResult &result) {
+        if (!result || !isSuccess(result->status)) {
+            emit commandFinished(what, false, failureOf(result, what).reason);
+            return;
+        }
+        const auto doc = nlohmann::json::parse(result->body.begin(), result->body.end(), nullptr, false);
+        auto listing = keys::keyListingFromJson(doc);
+        if (!listing) {
+            emit commandFinished(what, false, what % u": "_s % listing.error());
+            return;
+        }
+        emit keyChanged(*listing);
+        emit commandFinished(what, true, QString());
+    });
+}
+
+void ManagementClient::updateKey(const QString &id, const keys::KeyChange &change)
+{
+    changeKey("PATCH", id, u"change key "_s % id, keys::keyChangeToJson(change));
+}
+
+void ManagementClient::revokeKey(const QString &id)
+{
+    changeKey("DELETE", id, u"revoke key "_s % id, {});
 }
 
 } // namespace switchyard::client

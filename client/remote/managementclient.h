@@ -31,6 +31,10 @@ public:
     void putConfig(const QByteArray &text, const QString &ifMatchHash);
     void nodeAction(const QString &node, link::NodeAction action);
     void setAccepting(bool accepting);
+    void fetchKeys();
+    void createKey(const keys::KeyChange &spec);
+    void updateKey(const QString &id, const keys::KeyChange &change);
+    void revokeKey(const QString &id);
     void cancelAll() { m_http.cancelAll(); }
     // The certificate pin of every request from now on (requests in flight keep theirs).
     void setPinnedSha256(const QByteArray &sha256) { m_options.pinnedSha256 = sha256; }
@@ -46,11 +50,16 @@ signals:
     void configFetched(const QByteArray &text, const QString &configHash);
     void configPut(const switchyard::link::ConfigPutResult &result);
     void commandFinished(const QString &what, bool ok, const QString &message);
+    void keysFetched(const QList<switchyard::keys::KeyListing> &keys);
+    void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
+    void keyChanged(const switchyard::keys::KeyListing &key);
 
 private:
     HttpRequest request(QByteArray method, const QString &pathAndQuery, qsizetype maxBytes, bool slow = false) const;
     // A failed exchange or an answer other than 2xx, in words, with the LinkState it stands for.
     link::LinkStatus failureOf(const HttpResult &result, const QString &what) const;
+    // PATCH or DELETE of one key; the answer is the key as it is now.
+    void changeKey(QByteArray method, const QString &id, const QString &what, QByteArray body);
 
     RemoteLinkOptions m_options;
     QByteArray m_authorization; // "Bearer …", built once

@@ -92,6 +92,7 @@ Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body)
         rec.path = str(r, "path").toUtf8();
         rec.model = str(r, "model");
         rec.node = str(r, "node");
+        rec.route = str(r, "route"); // absent from a gateway before routing reasons: empty
         rec.status = int(integer(r, "status", 0));
         rec.attempts = int(integer(r, "attempts", 0));
         rec.stream = r.value("stream", false);
@@ -100,6 +101,7 @@ Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body)
         rec.promptTokens = integer(r, "prompt_tokens", -1);
         rec.completionTokens = integer(r, "completion_tokens", -1);
         rec.error = str(r, "error");
+        rec.keyId = str(r, "key"); // null or absent: no virtual key
         rec.tried = attemptsOf(r);
         page.records.append(std::move(rec));
     }
@@ -132,6 +134,7 @@ Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView 
         s.ttftP50Ms = numberAt(c, "ttft_p50_ms", i, -1);
         s.latencyP50Ms = numberAt(c, "latency_p50_ms", i, -1);
         s.latencyP95Ms = numberAt(c, "latency_p95_ms", i, -1);
+        s.prefixHitRate = numberAt(c, "prefix_cache_hit_rate", i, -1);
         out.append(s);
     }
     return out;

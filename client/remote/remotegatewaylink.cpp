@@ -19,6 +19,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     qRegisterMetaType<link::ConfigPutResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
+    qRegisterMetaType<keys::KeyListing>();
     qRegisterMetaType<upstream::UntrustedCertificate>();
     m_thread.setObjectName(u"remote link"_s);
     m_worker->moveToThread(&m_thread);
@@ -30,6 +31,9 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     connect(m_worker, &ManagementClient::requestsFetched, this, &GatewayLink::requestsFetched);
     connect(m_worker, &ManagementClient::historyFetched, this, &GatewayLink::historyFetched);
     connect(m_worker, &ManagementClient::configFetched, this, &GatewayLink::configFetched);
+    connect(m_worker, &ManagementClient::keysFetched, this, &GatewayLink::keysFetched);
+    connect(m_worker, &ManagementClient::keyCreated, this, &GatewayLink::keyCreated);
+    connect(m_worker, &ManagementClient::keyChanged, this, &GatewayLink::keyChanged);
     connect(m_worker, &ManagementClient::configPut, this, [this](const link::ConfigPutResult &r) {
         emit configPut(r);
         if (r.outcome == link::ConfigPutResult::Outcome::Applied)
@@ -188,6 +192,26 @@ void RemoteGatewayLink::nodeAction(const QString &node, link::NodeAction action)
 void RemoteGatewayLink::setAccepting(bool accepting)
 {
     onWorker([accepting](ManagementClient *w) { w->setAccepting(accepting); });
+}
+
+void RemoteGatewayLink::fetchKeys()
+{
+    onWorker([](ManagementClient *w) { w->fetchKeys(); });
+}
+
+void RemoteGatewayLink::createKey(const keys::KeyChange &spec)
+{
+    onWorker([spec](ManagementClient *w) { w->createKey(spec); });
+}
+
+void RemoteGatewayLink::updateKey(const QString &id, const keys::KeyChange &change)
+{
+    onWorker([id, change](ManagementClient *w) { w->updateKey(id, change); });
+}
+
+void RemoteGatewayLink::revokeKey(const QString &id)
+{
+    onWorker([id](ManagementClient *w) { w->revokeKey(id); });
 }
 
 } // namespace switchyard::client

@@ -57,6 +57,10 @@ public:
     void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
     void nodeAction(const QString &node, link::NodeAction action) override;
     void setAccepting(bool accepting) override;
+    void fetchKeys() override;
+    void createKey(const keys::KeyChange &spec) override;
+    void updateKey(const QString &id, const keys::KeyChange &change) override;
+    void revokeKey(const QString &id) override;
 
 private:
     void poll();

@@ -30,5 +30,6 @@ inline constexpr qsizetype MaxRequestsBytes = 8 << 20;  // 1,000 records
 inline constexpr qsizetype MaxHistoryBytes = 16 << 20;  // an hour of a node and the gateway
 inline constexpr qsizetype MaxConfigBytes = 16 << 20;   // the loader's own cap
 inline constexpr qsizetype MaxCommandBytes = 256 << 10; // a PUT's answer with its problems, a node action
+inline constexpr qsizetype MaxKeysBytes = 16 << 20;     // 10,000 keys with their usage, about 6 MiB
 
 } // namespace switchyard::client

@@ -18,7 +18,16 @@
 namespace switchyard::config {
 
 // The request types of Bifrost's `allowed_requests`, as the gateway classifies incoming requests.
-enum class RequestKind { ChatCompletion, ChatCompletionStream, TextCompletion, TextCompletionStream, Embedding, ListModels };
+enum class RequestKind {
+    ChatCompletion, ChatCompletionStream, TextCompletion, TextCompletionStream, Embedding, ListModels,
+    // The Responses and Messages APIs (docs/ENDPOINTS.md): Bifrost's own names. Bifrost serves Anthropic's
+    // Messages API as a Responses request, so /v1/messages answers to responses and responses_stream too.
+    Responses, ResponsesStream, CountTokens,
+    // vLLM's own endpoints and audio uploads (docs/GATEWAY.md). Bifrost's keys: transcription,
+    // transcription_stream, rerank; Switchyard's where Bifrost has none: translation, translation_stream,
+    // tokenize (also /detokenize), score, pooling, classify.
+    Transcription, TranscriptionStream, Translation, TranslationStream, Rerank, Tokenize, Score, Pooling, Classify,
+};
 
 // The `allowed_requests` flag name for a kind, e.g. "chat_completion_stream".
 const char *flagName(RequestKind kind);
@@ -33,6 +42,20 @@ struct AllowedRequests
     bool textCompletionStream = true;
     bool embedding = true;
     bool listModels = true;
+    // The Responses and Messages APIs.
+    bool responses = true;
+    bool responsesStream = true;
+    bool countTokens = true;
+    // vLLM's own endpoints and audio uploads.
+    bool transcription = true;
+    bool transcriptionStream = true;
+    bool translation = true;
+    bool translationStream = true;
+    bool rerank = true;
+    bool tokenize = true;
+    bool score = true;
+    bool pooling = true;
+    bool classify = true;
 
     bool allows(RequestKind kind) const;
 };
@@ -67,6 +90,9 @@ struct ProviderConfig
     NetworkConfig network;
     QString baseProviderType = QStringLiteral("openai");
     AllowedRequests allowed;
+    // custom_provider_config.stream_usage (Switchyard's own): false = never add stream_options to this
+    // node's streams, for a server that refuses the member; its streamed tokens are then estimated.
+    bool streamUsage = true;
     int concurrency = 1000;  // concurrency_and_buffer_size.concurrency
     int bufferSize = 5000;   // concurrency_and_buffer_size.buffer_size
 };
@@ -85,9 +111,39 @@ struct TlsSettings
     bool enabled() const { return !certFile.isEmpty(); }
 };
 
-enum class RoutingStrategy { WeightedRoundRobin, LeastOutstanding, LoadAware };
+enum class RoutingStrategy { WeightedRoundRobin, LeastOutstanding, LoadAware, SessionAffinity, CacheAware };
+
+// The config name of a strategy ("weighted_round_robin" …) and back.
+const char *strategyName(RoutingStrategy strategy);
+
+// switchyard.routing's settings of session_affinity and cache_aware (docs/ROUTING.md says why these
+// defaults: SGLang's router's rules, with balance thresholds for pools of a few nodes).
+struct AffinitySettings
+{
+    QByteArray sessionHeader = "x-session-id";          // lower case; compared with the request's headers
+    RoutingStrategy fallbackStrategy = RoutingStrategy::WeightedRoundRobin; // session_affinity without a key
+    double cacheThreshold = 0.5;      // share of the prompt a node must have seen for cache_aware to follow it
+    int balanceAbsThreshold = 4;      // …unless the loads differ by more than this many requests
+    double balanceRelThreshold = 1.5; // …and the busiest has more than this times the idlest's load
+    qint64 cacheIndexMaxEntries = 200000; // blocks of 64 prompt bytes remembered, all nodes and models
+    qint64 cacheIndexMaxAgeMs = 600000;   // a block not seen for this long is forgotten
+
+    friend bool operator==(const AffinitySettings &, const AffinitySettings &) = default;
+};
 
 // Switchyard's own settings: the top-level `switchyard` object. Every field has a safe default.
+// switchyard.history: every request's record and per-minute sums kept in SQLite (docs/HISTORY.md), and
+// the virtual keys with them. Off (memory only, the last 1000 requests) unless a path is set.
+struct HistorySettings
+{
+    QString path;                        // absolute; empty = off
+    int maxAgeDays = 30;
+    qint64 maxSizeMb = 1024;
+
+    bool enabled() const { return !path.isEmpty(); }
+    friend bool operator==(const HistorySettings &, const HistorySettings &) = default;
+};
+
 struct GatewaySettings
 {
     QString listenHost = QStringLiteral("127.0.0.1");
@@ -109,6 +165,7 @@ struct GatewaySettings
     int ejectionErrorRateWindowMs = 10000;
     RoutingStrategy defaultStrategy = RoutingStrategy::WeightedRoundRobin;
     QMap<QString, RoutingStrategy> strategyByModel;
+    AffinitySettings affinity;
     QStringList apiKeys;                 // when set, clients must send Authorization: Bearer <one of them>
     // Keys that may also use the management API and /metrics; client keys may not (docs/SECURITY.md).
     QStringList adminKeys;
@@ -125,6 +182,12 @@ struct GatewaySettings
     bool allowUnauthenticatedNetworkAccess = false;
     QStringList corsOrigins;             // browser origins allowed to call the gateway; "*" = any; empty = CORS off
     TlsSettings tls;                     // off unless switchyard.tls is set
+    HistorySettings history;             // off unless switchyard.history.path is set
+    // Redis that gateway replicas share the virtual keys and their limits through (keys/sharedlimits.h,
+    // docs/KEYS.md); empty = each gateway on its own. redisUrlRef: "env.NAME" as written (the URL, which
+    // may hold a password, then stays out of the config file), else empty.
+    QString redisUrl;
+    QString redisUrlRef;
 };
 
 struct GatewayConfig

@@ -39,7 +39,13 @@ bool sameAllowed(const AllowedRequests &a, const AllowedRequests &b)
 {
     return a.chatCompletion == b.chatCompletion && a.chatCompletionStream == b.chatCompletionStream
            && a.textCompletion == b.textCompletion && a.textCompletionStream == b.textCompletionStream
-           && a.embedding == b.embedding && a.listModels == b.listModels;
+           && a.embedding == b.embedding && a.listModels == b.listModels
+           && a.responses == b.responses && a.responsesStream == b.responsesStream // Responses and Messages APIs
+           && a.countTokens == b.countTokens
+           // vLLM's own endpoints and audio uploads
+           && a.transcription == b.transcription && a.transcriptionStream == b.transcriptionStream
+           && a.translation == b.translation && a.translationStream == b.translationStream && a.rerank == b.rerank
+           && a.tokenize == b.tokenize && a.score == b.score && a.pooling == b.pooling && a.classify == b.classify;
 }
 
 // The files and what they held: a certificate renewed in place (same path) is a change too.
@@ -61,8 +67,10 @@ bool sameSettings(const GatewaySettings &a, const GatewaySettings &b)
            && a.ejectionErrorRate == b.ejectionErrorRate && a.ejectionErrorRateMinRequests == b.ejectionErrorRateMinRequests
            && a.ejectionErrorRateWindowMs == b.ejectionErrorRateWindowMs
            && a.defaultStrategy == b.defaultStrategy && a.strategyByModel == b.strategyByModel
+           && a.affinity == b.affinity
            && a.apiKeys == b.apiKeys && a.adminKeys == b.adminKeys && a.metricsWithoutKey == b.metricsWithoutKey && a.allowUnauthenticatedNetworkAccess == b.allowUnauthenticatedNetworkAccess
-           && a.corsOrigins == b.corsOrigins && sameTls(a.tls, b.tls);
+           && a.corsOrigins == b.corsOrigins && sameTls(a.tls, b.tls) && a.history == b.history
+           && a.redisUrl == b.redisUrl;
 }
 
 // From → to for the provider settings an operator most often changes by hand.
@@ -111,7 +119,7 @@ ConfigChanges diffConfigs(const GatewayConfig &before, const GatewayConfig &afte
             keysDiffer = !sameKeys(reweightedOld, p);
         }
         if (keysDiffer || !sameNetwork(old->network, p.network) || !sameAllowed(old->allowed, p.allowed)
-            || old->concurrency != p.concurrency || old->bufferSize != p.bufferSize) {
+            || old->streamUsage != p.streamUsage || old->concurrency != p.concurrency || old->bufferSize != p.bufferSize) {
             c.changed << p.name;
             c.changedDetails << networkDetails(old->network, p.network);
         }

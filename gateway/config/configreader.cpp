@@ -5,6 +5,7 @@
 #include "config/listenaddress.h"
 #include "config/memberreader.h"
 #include "config/tlsfiles.h"
+#include "redis/redisconnection.h"
 
 #include <QDir>
 
@@ -61,7 +62,15 @@ const QStringList &settingsFields()
                                        u"metrics_without_key"_s,
                                        u"allow_unauthenticated_network_access"_s,
                                        u"cors_origins"_s,
-                                       u"tls"_s};
+                                       u"tls"_s,
+                                       u"history"_s,
+                                       u"redis_url"_s};
+    return fields;
+}
+
+const QStringList &historyFields()
+{
+    static const QStringList fields = {u"path"_s, u"max_age_days"_s, u"max_size_mb"_s};
     return fields;
 }
 
@@ -73,13 +82,18 @@ const QStringList &tlsFields()
 
 const QStringList &routingFields()
 {
-    static const QStringList fields = {u"default_strategy"_s, u"models"_s};
+    static const QStringList fields = {u"default_strategy"_s,        u"models"_s,
+                                       u"session_header"_s,          u"fallback_strategy"_s,
+                                       u"cache_threshold"_s,         u"balance_abs_threshold"_s,
+                                       u"balance_rel_threshold"_s,   u"cache_index_max_entries"_s,
+                                       u"cache_index_max_age_ms"_s};
     return fields;
 }
 
 const QStringList &strategyNames()
 {
-    static const QStringList names = {u"weighted_round_robin"_s, u"least_outstanding"_s, u"load_aware"_s};
+    static const QStringList names = {u"weighted_round_robin"_s, u"least_outstanding"_s, u"load_aware"_s,
+                                      u"session_affinity"_s, u"cache_aware"_s};
     return names;
 }
 
@@ -201,6 +215,8 @@ private:
             }
             if (const Json *allowed = get(*custom, customPath, "allowed_requests", Kind::Object))
                 p.allowed = readAllowed(*allowed, memberPath(customPath, "allowed_requests"));
+            if (const auto streamUsage = boolean(*custom, customPath, "stream_usage"))
+                p.streamUsage = *streamUsage;
         } else if (!member(v, "custom_provider_config") && p.name != u"openai"_s) {
             // Without custom_provider_config Bifrost reads the name as one of its built-in providers
             // (anthropic, bedrock, …), whose APIs Switchyard does not speak.
@@ -364,6 +380,21 @@ private:
         a.textCompletionStream = boolean(v, path, "text_completion_stream").value_or(a.textCompletion);
         a.embedding = boolean(v, path, "embedding").value_or(false);
         a.listModels = boolean(v, path, "list_models").value_or(false);
+        // The Responses and Messages APIs (Bifrost's names).
+        a.responses = boolean(v, path, "responses").value_or(false);
+        a.responsesStream = boolean(v, path, "responses_stream").value_or(a.responses);
+        a.countTokens = boolean(v, path, "count_tokens").value_or(false);
+        // vLLM's own endpoints and audio uploads. Translation is Switchyard's key (Bifrost has none): absent,
+        // it follows transcription, the same kind of work on the same audio models.
+        a.transcription = boolean(v, path, "transcription").value_or(false);
+        a.transcriptionStream = boolean(v, path, "transcription_stream").value_or(a.transcription);
+        a.translation = boolean(v, path, "translation").value_or(a.transcription);
+        a.translationStream = boolean(v, path, "translation_stream").value_or(a.translation);
+        a.rerank = boolean(v, path, "rerank").value_or(false);
+        a.tokenize = boolean(v, path, "tokenize").value_or(false);
+        a.score = boolean(v, path, "score").value_or(false);
+        a.pooling = boolean(v, path, "pooling").value_or(false);
+        a.classify = boolean(v, path, "classify").value_or(false);
         return a;
     }
 
@@ -374,18 +405,64 @@ private:
             return std::nullopt;
         }
         const QString name = fromStd(v.get_ref<const std::string &>());
-        if (name == u"weighted_round_robin"_s)
-            return RoutingStrategy::WeightedRoundRobin;
-        if (name == u"least_outstanding"_s)
-            return RoutingStrategy::LeastOutstanding;
-        if (name == u"load_aware"_s)
-            return RoutingStrategy::LoadAware;
+        for (const RoutingStrategy s : {RoutingStrategy::WeightedRoundRobin, RoutingStrategy::LeastOutstanding,
+                                        RoutingStrategy::LoadAware, RoutingStrategy::SessionAffinity,
+                                        RoutingStrategy::CacheAware}) {
+            if (name == QLatin1StringView(strategyName(s)))
+                return s;
+        }
         const QString hint = didYouMean(name, strategyNames());
-        fail(path,
-             u"unknown routing strategy "_s + jsonQuoted(name) +
-                 (hint.isEmpty() ? u" (expected weighted_round_robin, least_outstanding or load_aware)"_s
-                                 : hint));
+        fail(path, u"unknown routing strategy "_s + jsonQuoted(name) +
+                       (hint.isEmpty() ? u" (expected weighted_round_robin, least_outstanding, load_aware, "
+                                         "session_affinity or cache_aware)"_s
+                                       : hint));
         return std::nullopt;
+    }
+
+    // A share or a factor: a number within [min, max], else a problem that says what it is for.
+    void readNumber(const Json &v, const QString &path, const char *key, double min, double max,
+                    const QString &range, double &target)
+    {
+        if (const Json *n = get(v, path, key, Kind::Number)) {
+            const double d = n->get<double>();
+            if (d >= min && d <= max && std::isfinite(d))
+                target = d;
+            else
+                fail(memberPath(path, key), u"must be "_s + range + u" (got "_s + fromStd(n->dump()) + u")"_s);
+        }
+    }
+
+    // session_affinity's and cache_aware's settings, beside the strategies in switchyard.routing.
+    void readAffinity(const Json &routing, const QString &routingPath, AffinitySettings &a)
+    {
+        if (const auto header = string(routing, routingPath, "session_header")) {
+            const bool token = !header->isEmpty() && std::all_of(header->cbegin(), header->cend(), [](QChar c) {
+                return isTokenChar(c.unicode());
+            });
+            if (token)
+                a.sessionHeader = header->toLower().toLatin1();
+            else
+                fail(memberPath(routingPath, "session_header"),
+                     jsonQuoted(*header) + u" is not a header name; use letters, digits and -, like \"X-Session-Id\""_s);
+        }
+        const QString fallbackPath = memberPath(routingPath, "fallback_strategy");
+        if (const Json *f = member(routing, "fallback_strategy")) {
+            if (const auto st = strategy(*f, fallbackPath)) {
+                if (*st == RoutingStrategy::SessionAffinity)
+                    fail(fallbackPath, u"is what session_affinity does without a session key, so it cannot be "
+                                       "session_affinity itself"_s);
+                else
+                    a.fallbackStrategy = *st;
+            }
+        }
+        readNumber(routing, routingPath, "cache_threshold", 0.0, 1.0,
+                   u"between 0 and 1, the share of the prompt a node must already have seen"_s, a.cacheThreshold);
+        readInt(routing, routingPath, "balance_abs_threshold", 0, 1'000'000, a.balanceAbsThreshold);
+        readNumber(routing, routingPath, "balance_rel_threshold", 1.0, 1000.0,
+                   u"between 1 and 1000, how many times the idlest node's load the busiest may carry"_s,
+                   a.balanceRelThreshold);
+        readInt(routing, routingPath, "cache_index_max_entries", 16, 100'000'000, a.cacheIndexMaxEntries);
+        readInt(routing, routingPath, "cache_index_max_age_ms", 1000, 7 * kDayMs, a.cacheIndexMaxAgeMs);
     }
 
     GatewaySettings readSettings(const Json &v, const QString &path)
@@ -418,6 +495,10 @@ private:
             s.corsOrigins = readCorsOrigins(*origins, memberPath(path, "cors_origins"));
         if (const Json *tls = get(v, path, "tls", Kind::Object))
             s.tls = readTls(*tls, memberPath(path, "tls"));
+        if (const Json *history = get(v, path, "history", Kind::Object))
+            s.history = readHistory(*history, memberPath(path, "history"));
+        if (const auto url = string(v, path, "redis_url"))
+            readRedisUrl(*url, memberPath(path, "redis_url"), s);
 
         if (const QString why = exposureProblem(s);
             !why.isEmpty() && !hasProblemAt(memberPath(path, "listen")))
@@ -458,7 +539,7 @@ private:
         readInt(v, path, "ejection_error_rate_window_ms", 1000, 60000, s.ejectionErrorRateWindowMs);
     }
 
-    // switchyard.routing: the default strategy and the strategy per model.
+    // switchyard.routing: the default strategy, the strategy per model and the affinity strategies' settings.
     void readRouting(const Json &routing, const QString &routingPath, GatewaySettings &s)
     {
         rejectUnknownFields(routing, routingPath, routingFields());
@@ -478,6 +559,7 @@ private:
                     s.strategyByModel.insert(model, *st);
             }
         }
+        readAffinity(routing, routingPath, s.affinity);
     }
 
     // switchyard.api_keys and admin_keys: the keys clients and operators send, literal or "env.NAME".
@@ -497,6 +579,40 @@ private:
             }
         });
         return out;
+    }
+
+    // switchyard.redis_url: literal or "env.NAME"; an empty string is the same as none.
+    void readRedisUrl(const QString &written, const QString &urlPath, GatewaySettings &s)
+    {
+        const auto resolved = resolveSecret(written, urlPath);
+        if (!resolved || resolved->isEmpty())
+            return;
+        if (const auto address = redis::parseRedisUrl(*resolved); !address) {
+            // The URL itself is not quoted: it may hold a password.
+            fail(urlPath, address.error());
+            return;
+        }
+        s.redisUrl = *resolved;
+        s.redisUrlRef = written.startsWith(u"env."_s) ? written : QString();
+    }
+
+    // switchyard.history: where the lasting request history and the virtual keys are kept.
+    HistorySettings readHistory(const Json &v, const QString &historyPath)
+    {
+        HistorySettings h;
+        rejectUnknownFields(v, historyPath, historyFields());
+        readInt(v, historyPath, "max_age_days", 1, 3650, h.maxAgeDays);
+        readInt(v, historyPath, "max_size_mb", 1, 1'048'576, h.maxSizeMb);
+        const auto file = string(v, historyPath, "path", true);
+        if (!file)
+            return h;
+        if (file->isEmpty() || !QDir::isAbsolutePath(*file)) {
+            fail(memberPath(historyPath, "path"),
+                 jsonQuoted(*file) + u" is not an absolute path; write one like \"/var/lib/switchyard/history.db\""_s);
+            return h;
+        }
+        h.path = QDir::cleanPath(*file);
+        return h;
     }
 
     // switchyard.tls: the certificate and key files, read now so that a wrong file is a problem of the

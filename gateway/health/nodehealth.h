@@ -62,7 +62,16 @@ struct ProbeDetails
     bool hasMetrics = false;  // /metrics answered with vLLM gauges
     double running = -1, waiting = -1, kvCacheUsage = -1; // gauges (usage 0–1)
     double promptTokensTotal = -1, generationTokensTotal = -1, preemptionsTotal = -1, requestsSucceededTotal = -1;
+    // vllm:prefix_cache_queries_total / vllm:prefix_cache_hits_total (tokens), and the hit rate over the
+    // last PrefixHitWindowMs from their deltas between checks (0–1); −1 when the node has no such
+    // counters or no two checks have seen queries yet. A window without queries keeps the last rate
+    // measured (an idle node's cache is unchanged).
+    double prefixCacheQueriesTotal = -1, prefixCacheHitsTotal = -1, prefixCacheHitRate = -1;
 };
+
+// The window of the node's prefix-cache hit rate: recent enough to follow a change of routing, long
+// enough to span several health checks (every 5 s by default).
+inline constexpr qint64 PrefixHitWindowMs = 60000;
 
 struct ProbeResult
 {
@@ -137,6 +146,7 @@ public:
     std::atomic<int> running{-1};
     std::atomic<int> waiting{-1};
     std::atomic<int> kvCachePermille{-1};
+    std::atomic<int> prefixHitPermille{-1}; // ProbeDetails::prefixCacheHitRate × 1000, for the seconds history
     std::atomic<int> ttftEwmaMs{-1};
     void recordTtft(qint64 ms);
 

@@ -311,6 +311,16 @@ private:
                     if (rest.startsWith(':'))
                         m_out.includeUsage = rest.sliced(1).trimmed().startsWith("true");
                 }
+            } else if ((key == "prompt_cache_key" || key == "user") && m_pos < m_s.size() && m_s[m_pos] == '"') {
+                QByteArray v;
+                ok = string(&v);
+                (key == "user" ? m_out.user : m_out.promptCacheKey) = std::move(v);
+            } else if (key == "messages" || key == "prompt" || key == "input") {
+                ok = value(1);
+                // `messages` wins over the others (a chat body that also carries `prompt` for a plugin).
+                if (key == "messages" || !m_seenMessages)
+                    m_out.promptValue = {valueStart, m_pos};
+                m_seenMessages = m_seenMessages || key == "messages";
             } else {
                 if (key == "model") {
                     m_out.model.reset();
@@ -388,6 +398,7 @@ private:
 
     QByteArrayView m_s;
     qsizetype m_pos = 0;
+    bool m_seenMessages = false;
     ScannedBody m_out;
 };
 
@@ -454,7 +465,7 @@ QByteArray BodyTemplate::withModel(QByteArrayView model) const
 {
     if (!hasModel)
         return before;
-    const QByteArray quoted = jsonQuote(model);
+    const QByteArray quoted = quoteModel ? jsonQuote(model) : model.toByteArray();
     QByteArray out;
     out.reserve(before.size() + quoted.size() + after.size());
     out.append(before).append(quoted).append(after);

@@ -35,6 +35,12 @@ struct ScannedBody
     bool stream = false;             // `stream: true`
     bool includeUsage = false;       // `stream_options: {"include_usage": true}`
     Span streamOptionsValue;         // the value's bytes, where the gateway asks the node for usage
+    // What the routing strategies read (routing/routingtable): a session's key for session_affinity
+    // (OpenAI's `prompt_cache_key`, else `user`; top-level strings only) and the prompt for cache_aware —
+    // the raw bytes of `messages` (chat), else `prompt` (completions), else `input` (embeddings).
+    std::optional<QByteArray> promptCacheKey;
+    std::optional<QByteArray> user;
+    Span promptValue;
 };
 
 // Maximum nesting accepted; deeper documents are rejected rather than risking the stack.
@@ -49,6 +55,8 @@ struct BodyTemplate
     QByteArray before;
     QByteArray after;
     bool hasModel = false;
+    // The model goes in as a JSON string; a multipart form field (proxy/audioupload) takes it raw.
+    bool quoteModel = true;
     QByteArray withModel(QByteArrayView model) const;
 };
 BodyTemplate makeBodyTemplate(QByteArrayView body, const ScannedBody &scan);

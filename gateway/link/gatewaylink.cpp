@@ -17,4 +17,35 @@ QString linkStateName(LinkState state)
     return u"unknown"_s;
 }
 
+void GatewayLink::refuseKeys(const QString &what)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, what] {
+            emit commandFinished(what, false,
+                                 tr("Virtual keys are managed on one gateway at a time: open that gateway's own window."));
+        },
+        Qt::QueuedConnection);
+}
+
+void GatewayLink::fetchKeys()
+{
+    refuseKeys(u"list keys"_s);
+}
+
+void GatewayLink::createKey(const keys::KeyChange &)
+{
+    refuseKeys(u"create key"_s);
+}
+
+void GatewayLink::updateKey(const QString &id, const keys::KeyChange &)
+{
+    refuseKeys(u"change key "_s + id);
+}
+
+void GatewayLink::revokeKey(const QString &id)
+{
+    refuseKeys(u"revoke key "_s + id);
+}
+
 } // namespace switchyard::link

@@ -13,6 +13,7 @@
 //    gateway is unreachable and says why (state()).
 //  - Every answer is bounded (the request log by a cursor and a page size, history by seconds).
 
+#include "keys/keyregistry.h"
 #include "link/gatewaystatus.h"
 #include "stats/requestrecord.h"
 #include "stats/secondshistory.h"
@@ -99,6 +100,13 @@ public:
     // gateway toggle on a remote gateway; locally it starts/stops listening.
     virtual void setAccepting(bool accepting) = 0;
 
+    // Virtual keys (docs/KEYS.md), managed on one gateway: a link that has none to manage (a fleet
+    // window: until replicas share keys each keeps its own) answers commandFinished(false) with why.
+    virtual void fetchKeys();                                                  // → keysFetched
+    virtual void createKey(const keys::KeyChange &spec);                       // → keyCreated
+    virtual void updateKey(const QString &id, const keys::KeyChange &change);  // → keyChanged
+    virtual void revokeKey(const QString &id);                                 // → keyChanged
+
 signals:
     void statusChanged(const switchyard::link::GatewayStatus &status);
     void linkStatusChanged(const switchyard::link::LinkStatus &status);
@@ -110,6 +118,14 @@ signals:
     void configFetched(const QByteArray &text, const QString &configHash);
     void configPut(const switchyard::link::ConfigPutResult &result);
     void commandFinished(const QString &what, bool ok, const QString &message);
+    void keysFetched(const QList<switchyard::keys::KeyListing> &keys);
+    // The secret is in this signal only: the gateway keeps its hash, the panel shows it once.
+    void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
+    void keyChanged(const switchyard::keys::KeyListing &key);
+
+protected:
+    // The answer of a link without keys to manage, from the event loop.
+    void refuseKeys(const QString &what);
 };
 
 } // namespace switchyard::link

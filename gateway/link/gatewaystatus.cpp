@@ -2,6 +2,7 @@
 
 #include "common/clock.h"
 #include "link/maskedsecrets.h"
+#include "redis/redisconnection.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
 #include "stats/noderuntime.h"
@@ -58,16 +59,6 @@ Percentiles percentilesOf(const stats::HistogramSnapshot &h)
     return p;
 }
 
-const char *strategyName(config::RoutingStrategy s)
-{
-    switch (s) {
-    case config::RoutingStrategy::LeastOutstanding: return "least_outstanding";
-    case config::RoutingStrategy::LoadAware: return "load_aware";
-    case config::RoutingStrategy::WeightedRoundRobin: break;
-    }
-    return "weighted_round_robin";
-}
-
 json providerToJson(const config::ProviderConfig &p, bool maskSecrets)
 {
     json keys = json::array();
@@ -97,15 +88,47 @@ json providerToJson(const config::ProviderConfig &p, bool maskSecrets)
               {"allowed_requests",
                {{"chat_completion", a.chatCompletion}, {"chat_completion_stream", a.chatCompletionStream},
                 {"text_completion", a.textCompletion}, {"text_completion_stream", a.textCompletionStream},
-                {"embedding", a.embedding}, {"list_models", a.listModels}}}}},
+                {"embedding", a.embedding}, {"list_models", a.listModels},
+                {"responses", a.responses}, {"responses_stream", a.responsesStream}, // Responses and Messages APIs
+                {"count_tokens", a.countTokens},
+                // vLLM's own endpoints and audio uploads
+                {"transcription", a.transcription}, {"transcription_stream", a.transcriptionStream},
+                {"translation", a.translation}, {"translation_stream", a.translationStream},
+                {"rerank", a.rerank}, {"tokenize", a.tokenize}, {"score", a.score}, {"pooling", a.pooling},
+                {"classify", a.classify}}}}},
             {"concurrency_and_buffer_size", {{"concurrency", p.concurrency}, {"buffer_size", p.bufferSize}}}};
+}
+
+// switchyard.routing as the loader reads it back: the strategies, and session_affinity's and
+// cache_aware's settings where they differ from the defaults (so configs that do not use them keep
+// their hash). Switchyard's own keys: the Bifrost export leaves the whole `switchyard` object out.
+json routingToJson(const config::GatewaySettings &s, json models)
+{
+    json out = {{"default_strategy", config::strategyName(s.defaultStrategy)}, {"models", std::move(models)}};
+    const config::AffinitySettings &a = s.affinity;
+    const config::AffinitySettings d;
+    if (a.sessionHeader != d.sessionHeader)
+        out["session_header"] = a.sessionHeader.toStdString();
+    if (a.fallbackStrategy != d.fallbackStrategy)
+        out["fallback_strategy"] = config::strategyName(a.fallbackStrategy);
+    if (a.cacheThreshold != d.cacheThreshold)
+        out["cache_threshold"] = a.cacheThreshold;
+    if (a.balanceAbsThreshold != d.balanceAbsThreshold)
+        out["balance_abs_threshold"] = a.balanceAbsThreshold;
+    if (a.balanceRelThreshold != d.balanceRelThreshold)
+        out["balance_rel_threshold"] = a.balanceRelThreshold;
+    if (a.cacheIndexMaxEntries != d.cacheIndexMaxEntries)
+        out["cache_index_max_entries"] = a.cacheIndexMaxEntries;
+    if (a.cacheIndexMaxAgeMs != d.cacheIndexMaxAgeMs)
+        out["cache_index_max_age_ms"] = a.cacheIndexMaxAgeMs;
+    return out;
 }
 
 json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
 {
     json models = json::object();
     for (auto it = s.strategyByModel.cbegin(); it != s.strategyByModel.cend(); ++it)
-        models[str(it.key())] = strategyName(it.value());
+        models[str(it.key())] = config::strategyName(it.value());
     // As for provider keys: a reference is no secret and survives a round trip; a literal key is one.
     const auto keyList = [maskSecrets](const QStringList &keys, const QStringList &refs) {
         json a = json::array();
@@ -134,7 +157,7 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
             {"ejection_error_rate", s.ejectionErrorRate},
             {"ejection_error_rate_min_requests", s.ejectionErrorRateMinRequests},
             {"ejection_error_rate_window_ms", s.ejectionErrorRateWindowMs},
-            {"routing", {{"default_strategy", strategyName(s.defaultStrategy)}, {"models", models}}},
+            {"routing", routingToJson(s, models)},
             {"api_keys", apiKeys},
             {"admin_keys", adminKeys},
             {"metrics_without_key", s.metricsWithoutKey},
@@ -145,6 +168,18 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
         out["tls"] = {{"cert_file", str(s.tls.certFile)},
                       {"key_file", str(s.tls.keyFile)},
                       {"handshake_timeout_ms", s.tls.handshakeTimeoutMs}};
+    // Absent when off, as tls: a config without history keeps its hash, and one with it round-trips.
+    if (s.history.enabled())
+        out["history"] = {{"path", str(s.history.path)},
+                          {"max_age_days", s.history.maxAgeDays},
+                          {"max_size_mb", s.history.maxSizeMb}};
+    // A URL with a password is a secret; one without is an address the operator wants to see.
+    if (!s.redisUrl.isEmpty()) {
+        const bool hasPassword = redis::parseRedisUrl(s.redisUrl) && !redis::parseRedisUrl(s.redisUrl)->password.isEmpty();
+        out["redis_url"] = !s.redisUrlRef.isEmpty()        ? str(s.redisUrlRef)
+                           : maskSecrets && hasPassword ? std::string(MaskedSecret.data())
+                                                        : str(s.redisUrl);
+    }
     return out;
 }
 
@@ -207,6 +242,7 @@ NodeStatus nodeStatusOf(const routing::Node &n, const stats::GatewayStats &stats
     s.waiting = nonNegative(d.waiting);
     s.kvCacheUsage = nonNegative(d.kvCacheUsage);
     s.generationTokensTotal = nonNegative(d.generationTokensTotal);
+    s.prefixCacheHitRate = nonNegative(d.prefixCacheHitRate);
     s.inFlight = c.inFlight.load();
     s.attempts = c.requests.load();
     s.successes = c.successes.load();
@@ -275,7 +311,9 @@ json toJson(const NodeStatus &n)
              {{"num_requests_running", opt(n.running)},
               {"num_requests_waiting", opt(n.waiting)},
               {"kv_cache_usage_perc", opt(n.kvCacheUsage)},
-              {"generation_tokens_total", opt(n.generationTokensTotal)}}}};
+              {"generation_tokens_total", opt(n.generationTokensTotal)},
+              {"prefix_cache_hit_rate", opt(n.prefixCacheHitRate)},
+              {"prefix_cache_window_s", health::PrefixHitWindowMs / 1000}}}};
 }
 
 // Reads one object's members, remembering the first problem with its place in the document.
@@ -441,6 +479,7 @@ NodeStatus readNode(const json &j, const QString &path, QString *error)
         vr.optNumber("num_requests_waiting", n.waiting);
         vr.optNumber("kv_cache_usage_perc", n.kvCacheUsage);
         vr.optNumber("generation_tokens_total", n.generationTokensTotal);
+        vr.optNumber("prefix_cache_hit_rate", n.prefixCacheHitRate);
     }
     return n;
 }
@@ -495,6 +534,8 @@ GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::G
     s.stopping = run.stopping;
     s.paused = run.paused;
     s.accepting = run.running && !run.stopping && !run.paused;
+    s.historyProblem = run.historyProblem;
+    s.redisProblem = run.redisProblem;
     const config::GatewaySettings &settings = table.config().settings;
     // Port 0 asked for an ephemeral port the config does not know: then only the Gateway can say.
     s.listenUrl = !run.listenUrl.isEmpty() || !run.running || settings.listenPort == 0
@@ -541,7 +582,9 @@ json toJson(const GatewayStatus &s)
               {"rates", toJson(s.rates)},
               {"window", toJson(s.window)},
               {"ttft_ms", toJson(s.ttftAllTime)},
-              {"latency_ms", toJson(s.latencyAllTime)}}},
+              {"latency_ms", toJson(s.latencyAllTime)},
+              {"history_problem", s.historyProblem.isEmpty() ? json(nullptr) : json(str(s.historyProblem))},
+              {"redis_problem", s.redisProblem.isEmpty() ? json(nullptr) : json(str(s.redisProblem))}}},
             {"config_generation", s.configGeneration},
             {"nodes", nodes}};
 }
@@ -563,6 +606,10 @@ Expected<GatewayStatus, QString> gatewayStatusFromJson(const json &j)
             r.boolean("paused", s.paused);
         r.string("listen_url", s.listenUrl);
         r.string("config_hash", s.configHash);
+        if (const json *h = r.member("history_problem", false); h && h->is_string()) // null or absent: none
+            r.string("history_problem", s.historyProblem);
+        if (const json *h = r.member("redis_problem", false); h && h->is_string())
+            r.string("redis_problem", s.redisProblem);
         r.number("requests_total", s.requestsTotal);
         r.number("errors_total", s.errorsTotal);
         r.number("in_flight", s.inFlight);

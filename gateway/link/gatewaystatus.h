@@ -68,6 +68,9 @@ struct NodeStatus
     qint64 lastCheckMsSinceEpoch = 0;
     // vLLM gauges from the node's /metrics; none when the node does not export them.
     std::optional<double> running, waiting, kvCacheUsage, generationTokensTotal;
+    // The node's prefix-cache hit rate (0–1) over the last health::PrefixHitWindowMs, from vLLM's
+    // prefix_cache counters; none when the node has no such counters.
+    std::optional<double> prefixCacheHitRate;
     qint64 inFlight = 0, attempts = 0, successes = 0, failures = 0, promptTokens = 0, completionTokens = 0;
     Rates rates;
     std::optional<double> errorRate; // failed share of attempts over ErrorRateWindowSeconds; none if no attempts
@@ -92,6 +95,10 @@ struct GatewayStatus
     WindowLatency window;
     Percentiles ttftAllTime, latencyAllTime;
     QList<NodeStatus> nodes;
+    // switchyard.history set but not as it should be (docs/HISTORY.md): what the operator should know.
+    QString historyProblem;
+    // switchyard.redis_url set but Redis not reached: each replica counts the keys' limits alone.
+    QString redisProblem;
     bool operator==(const GatewayStatus &) const = default;
 };
 
@@ -103,6 +110,8 @@ struct RunState
     bool stopping = false;
     bool paused = false;
     QString listenUrl; // empty: derived from the config's listen address
+    QString historyProblem; // the lasting history could not be opened or was started anew: why
+    QString redisProblem;   // switchyard.redis_url set, but the keys' limits are not shared now: why
     bool operator==(const RunState &) const = default;
 };
 

@@ -18,6 +18,7 @@ LocalGatewayLink::LocalGatewayLink(Gateway *gateway, QObject *parent)
     qRegisterMetaType<ConfigPutResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
+    qRegisterMetaType<keys::KeyListing>();
     m_timer->setInterval(PollIntervalMs);
     connect(m_timer, &QTimer::timeout, this, &LocalGatewayLink::poll);
     // Starting or stopping shows at once, not at the next tick.
@@ -187,6 +188,71 @@ void LocalGatewayLink::setAccepting(bool accepting)
     later([this, accepting, ok, message] {
         emit commandFinished(accepting ? u"start"_s : u"stop"_s, ok, message);
     });
+}
+
+// Keys: the registry the management API changes (gateway/keys), called directly, so both links
+// answer alike. The registry's lock is held for a copy of the key list at most: nothing here waits.
+void LocalGatewayLink::fetchKeys()
+{
+    std::vector<keys::KeyListing> listed = m_gateway->keys().list();
+    QList<keys::KeyListing> out;
+    out.reserve(qsizetype(listed.size()));
+    for (keys::KeyListing &l : listed) {
+        l.key.secretSha256.clear(); // as a remote gateway's listing: the view has no use for it
+        out.append(std::move(l));
+    }
+    later([this, out = std::move(out)] { emit keysFetched(out); });
+}
+
+void LocalGatewayLink::createKey(const keys::KeyChange &spec)
+{
+    if (!spec.name || spec.name->trimmed().isEmpty()) {
+        later([this] { emit commandFinished(u"create key"_s, false, tr("A key needs a name: whom or what it is for.")); });
+        return;
+    }
+    auto made = m_gateway->keys().create(spec);
+    if (!made) {
+        later([this] {
+            emit commandFinished(u"create key"_s, false,
+                                 tr("There are %1 keys already (revoked ones included).").arg(keys::KeyRegistry::MaxKeys));
+        });
+        return;
+    }
+    keys::KeyListing listing{made->key, {}};
+    listing.key.secretSha256.clear(); // as a remote gateway's listing: the view has no use for it
+    const QString secret = made->secret;
+    later([this, listing, secret] {
+        emit keyCreated(listing, secret);
+        emit commandFinished(u"create key"_s, true, QString());
+    });
+}
+
+void LocalGatewayLink::keyChangeDone(const QString &what, const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result)
+{
+    if (!result) {
+        const QString why = result.error() == keys::KeyRegistry::Error::Revoked
+                                ? tr("The key was revoked; a revoked key cannot be changed.")
+                                : tr("No such key.");
+        later([this, what, why] { emit commandFinished(what, false, why); });
+        return;
+    }
+    const std::optional<keys::KeyListing> listing = m_gateway->keys().get(result->id);
+    keys::KeyListing l = listing ? *listing : keys::KeyListing{*result, {}};
+    l.key.secretSha256.clear();
+    later([this, what, l] {
+        emit keyChanged(l);
+        emit commandFinished(what, true, QString());
+    });
+}
+
+void LocalGatewayLink::updateKey(const QString &id, const keys::KeyChange &change)
+{
+    keyChangeDone(u"change key "_s % id, m_gateway->keys().update(id, change));
+}
+
+void LocalGatewayLink::revokeKey(const QString &id)
+{
+    keyChangeDone(u"revoke key "_s % id, m_gateway->keys().revoke(id));
 }
 
 } // namespace switchyard::link

@@ -46,11 +46,18 @@ public:
     void nodeAction(const QString &node, NodeAction action) override;
     void setAccepting(bool accepting) override;
 
+    void fetchKeys() override;
+    void createKey(const keys::KeyChange &spec) override;
+    void updateKey(const QString &id, const keys::KeyChange &change) override;
+    void revokeKey(const QString &id) override;
+
 private:
     void poll();
     // Runs `emitter` from the event loop, after the caller's call has returned.
     void later(std::function<void()> emitter);
     ConfigPutResult applyConfigText(const QByteArray &text, const QString &ifMatchHash);
+    // The outcome of a change to one key, as the management API would answer it.
+    void keyChangeDone(const QString &what, const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result);
 
     Gateway *m_gateway;
     QTimer *m_timer;

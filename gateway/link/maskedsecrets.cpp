@@ -70,6 +70,10 @@ public:
             return;
         keyList(*s, "api_keys", m_running.settings.apiKeys, m_running.settings.apiKeyRefs);
         keyList(*s, "admin_keys", m_running.settings.adminKeys, m_running.settings.adminKeyRefs);
+        if (const auto url = s->find("redis_url"); url != s->end() && isMask(*url)) {
+            const config::GatewaySettings &r = m_running.settings;
+            put(*url, r.redisUrlRef.isEmpty() ? r.redisUrl : r.redisUrlRef, u"switchyard.redis_url"_s);
+        }
     }
 
     bool changed() const { return m_changed; }

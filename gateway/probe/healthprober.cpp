@@ -9,6 +9,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <algorithm>
+#include <deque>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -208,6 +210,7 @@ private:
         m_details.generationTokensTotal = m.sum("vllm:generation_tokens_total").value_or(-1);
         m_details.preemptionsTotal = m.sum("vllm:num_preemptions_total").value_or(-1);
         m_details.requestsSucceededTotal = m.sum("vllm:request_success_total").value_or(-1);
+        readPrefixCache(m);
         HealthNumbers &h = m_numbers;
         h.running = running ? int(*running) : -1;
         h.waiting = waiting ? int(*waiting) : -1;
@@ -217,6 +220,37 @@ private:
             m_degraded << u"queue "_s % QString::number(int(*waiting)) % u" waiting"_s;
         if (kv && *kv >= policy.kvCacheDegradedAt)
             m_degraded << u"KV cache "_s % QString::number(int(*kv * 100)) % u"% full"_s;
+    }
+
+    // The prefix-cache hit rate over the recent window, from the two counters' deltas between checks.
+    void readPrefixCache(const ParsedMetrics &m)
+    {
+        const auto queries = m.sum("vllm:prefix_cache_queries_total");
+        const auto hits = m.sum("vllm:prefix_cache_hits_total");
+        m_details.prefixCacheQueriesTotal = queries.value_or(-1);
+        m_details.prefixCacheHitsTotal = hits.value_or(-1);
+        if (!queries || !hits) {
+            m_prefixSamples.clear();
+            m_prefixHitRate = -1;
+            m_details.prefixCacheHitRate = -1;
+            return;
+        }
+        const qint64 now = Clock::nowMs();
+        // A counter going back means the node restarted: its history says nothing about the new one.
+        if (!m_prefixSamples.empty()
+            && (*queries < m_prefixSamples.back().queries || *hits < m_prefixSamples.back().hits))
+            m_prefixSamples.clear();
+        m_prefixSamples.push_back({now, *queries, *hits});
+        // Keep the newest sample at least PrefixHitWindowMs old as the window's start; bounded anyway.
+        while (m_prefixSamples.size() > 2
+               && (now - m_prefixSamples[1].atMs >= PrefixHitWindowMs || m_prefixSamples.size() > 256))
+            m_prefixSamples.pop_front();
+        const PrefixSample &first = m_prefixSamples.front();
+        const double dq = *queries - first.queries;
+        const double dh = *hits - first.hits;
+        if (dq > 0)
+            m_prefixHitRate = std::clamp(dh / dq, 0.0, 1.0);
+        m_details.prefixCacheHitRate = m_prefixHitRate;
     }
 
     void readModels()
@@ -253,6 +287,7 @@ private:
             health.running.store(m_numbers.running);
             health.waiting.store(m_numbers.waiting);
             health.kvCachePermille.store(m_numbers.kvPermille);
+            health.prefixHitPermille.store(m_prefixHitRate < 0 ? -1 : int(m_prefixHitRate * 1000.0 + 0.5));
         }
         health.setDetails(m_details);
         health.probeFinished(Clock::nowMs(), m_result);
@@ -280,6 +315,13 @@ private:
     ProbeDetails m_details;
     HealthNumbers m_numbers;
     QStringList m_degraded;
+    struct PrefixSample
+    {
+        qint64 atMs = 0;
+        double queries = 0, hits = 0;
+    };
+    std::deque<PrefixSample> m_prefixSamples; // the checks of the last PrefixHitWindowMs, oldest first
+    double m_prefixHitRate = -1;
 };
 
 HealthProber::HealthProber(QObject *parent) : QObject(parent) {}

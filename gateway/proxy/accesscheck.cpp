@@ -8,45 +8,95 @@ namespace switchyard::proxy {
 
 namespace {
 
-enum class Caller { NoKey, WrongKey, Client, Admin };
+// RetiredKey: a virtual key that was revoked or has expired. Its holder is told so, whatever else is open.
+enum class Caller { NoKey, WrongKey, RetiredKey, Client, Admin };
+
+// What the keys configured and made say about a request.
+struct Keys
+{
+    const config::GatewaySettings &settings;
+    const keys::KeySet *virtualKeys = nullptr;
+    qint64 nowMs = 0;
+
+    bool anyClientKey() const
+    {
+        return !settings.apiKeys.isEmpty() || (virtualKeys && virtualKeys->anyActive(nowMs));
+    }
+    bool anyKey() const { return anyClientKey() || !settings.adminKeys.isEmpty(); }
+};
 
 // Which kind of key the request carries. Every configured key is compared, whatever matched before,
 // so the time taken says nothing about which keys exist.
-Caller identify(const http::Request &request, const config::GatewaySettings &settings)
+// Anthropic's clients send their key as x-api-key: it is taken like a bearer token when there is no
+// Authorization header.
+Caller identify(const http::Request &request, const Keys &k, std::shared_ptr<const keys::KeyEntry> *virtualKey,
+                QString *retiredKeyId)
 {
+    const config::GatewaySettings &settings = k.settings;
     QByteArrayView auth = request.header("authorization");
-    if (auth.isEmpty())
-        return Caller::NoKey;
-    if (!auth.startsWith("Bearer ") && !auth.startsWith("bearer "))
+    if (auth.isEmpty()) {
+        auth = request.header("x-api-key").trimmed();
+        if (auth.isEmpty())
+            return Caller::NoKey;
+    } else if (!auth.startsWith("Bearer ") && !auth.startsWith("bearer ")) {
         return Caller::WrongKey;
-    auth = auth.sliced(7).trimmed();
+    } else {
+        auth = auth.sliced(7).trimmed();
+    }
     bool admin = false;
     bool client = false;
     for (const QString &key : settings.adminKeys)
         admin |= constantTimeEquals(auth, key.toUtf8());
     for (const QString &key : settings.apiKeys)
         client |= constantTimeEquals(auth, key.toUtf8());
-    return admin ? Caller::Admin : client ? Caller::Client : Caller::WrongKey;
+    if (admin || client)
+        return admin ? Caller::Admin : Caller::Client;
+    // A virtual key is found by the SHA-256 of what was sent: the time taken depends on that hash, not on
+    // how much of any secret matched.
+    if (k.virtualKeys && virtualKey) {
+        if (auto entry = k.virtualKeys->find(auth)) {
+            if (!entry->key.isActive(k.nowMs)) {
+                *retiredKeyId = entry->key.id;
+                return Caller::RetiredKey;
+            }
+            *virtualKey = std::move(entry);
+            return Caller::Client;
+        }
+    }
+    return Caller::WrongKey;
 }
 
 LocalResponse missingKey()
 {
-    return errorResponse(401, u"Missing or invalid API key: send Authorization: Bearer <key>"_s, "invalid_api_key");
+    return errorResponse(401, u"Missing or invalid API key: send Authorization: Bearer <key> (or x-api-key: <key>)"_s,
+                         "invalid_api_key");
 }
 
-std::optional<LocalResponse> clientRefusal(Caller caller, const config::GatewaySettings &settings)
+// The key's holder had the secret, so naming the key tells nothing to anyone who did not.
+LocalResponse retiredKey(const QString &id)
 {
+    return errorResponse(401, u"The key %1 was revoked or has expired: ask the gateway's operator for a new one"_s.arg(id),
+                         "invalid_api_key");
+}
+
+std::optional<LocalResponse> clientRefusal(Caller caller, const QString &retiredKeyId, const Keys &k)
+{
+    if (caller == Caller::RetiredKey)
+        return retiredKey(retiredKeyId);
     // No keys at all: the OpenAI endpoints are open (beyond loopback only when the operator said so).
-    if (settings.apiKeys.isEmpty() && settings.adminKeys.isEmpty())
+    if (!k.anyKey())
         return std::nullopt;
     if (caller == Caller::Client || caller == Caller::Admin)
         return std::nullopt;
     return missingKey();
 }
 
-std::optional<LocalResponse> managementRefusal(Caller caller, const http::Request &request,
-                                               const config::GatewaySettings &settings)
+std::optional<LocalResponse> managementRefusal(Caller caller, const QString &retiredKeyId,
+                                               const http::Request &request, const Keys &k)
 {
+    const config::GatewaySettings &settings = k.settings;
+    if (caller == Caller::RetiredKey)
+        return retiredKey(retiredKeyId);
     if (caller == Caller::Admin)
         return std::nullopt;
     // A client key is known and valid, so saying it may not do this tells its holder nothing new.
@@ -58,7 +108,8 @@ std::optional<LocalResponse> managementRefusal(Caller caller, const http::Reques
         return errorResponse(403, u"The management API answers loopback clients only unless "
                                   "switchyard.admin_keys is set"_s, "forbidden");
     }
-    // Loopback with no keys configured: the operator on this machine, as before roles existed.
+    // Loopback with no keys configured: the operator on this machine, as before roles existed (virtual
+    // keys do not count here: they open nothing of the management API).
     if (settings.apiKeys.isEmpty() && settings.adminKeys.isEmpty())
         return std::nullopt;
     return missingKey();
@@ -78,27 +129,48 @@ bool constantTimeEquals(QByteArrayView a, QByteArrayView b)
     return diff == 0;
 }
 
+namespace {
+
+AccessVerdict check(Access access, const http::Request &request, const Keys &k)
+{
+    AccessVerdict v;
+    QString retired;
+    switch (access) {
+    case Access::Public:
+        return v;
+    case Access::Client:
+        v.refusal = clientRefusal(identify(request, k, &v.key, &retired), retired, k);
+        break;
+    case Access::Management:
+        v.refusal = managementRefusal(identify(request, k, &v.key, &retired), retired, request, k);
+        break;
+    }
+    if (v.refusal)
+        v.key.reset();
+    return v;
+}
+
+} // namespace
+
 std::optional<LocalResponse> accessRefusal(Access access, const http::Request &request,
                                            const config::GatewaySettings &settings)
 {
-    switch (access) {
-    case Access::Public:
-        return std::nullopt;
-    case Access::Client:
-        return clientRefusal(identify(request, settings), settings);
-    case Access::Management:
-        return managementRefusal(identify(request, settings), request, settings);
-    }
-    return missingKey();
+    return check(access, request, Keys{settings}).refusal;
 }
 
 std::optional<LocalResponse> accessRefusal(const Route &route, const http::Request &request,
                                            const config::GatewaySettings &settings)
 {
+    return checkAccess(route, request, settings, nullptr, 0).refusal;
+}
+
+AccessVerdict checkAccess(const Route &route, const http::Request &request, const config::GatewaySettings &settings,
+                          const keys::KeySet *keys, qint64 nowMs)
+{
     // A trusted Prometheus scrapes without a key when the operator opened /metrics explicitly.
     if (settings.metricsWithoutKey && route.path == "/metrics")
-        return std::nullopt;
-    return accessRefusal(route.access, request, settings);
+        return {};
+    return check(route.access, request, Keys{settings, keys, nowMs});
 }
 
 } // namespace switchyard::proxy

@@ -4,6 +4,7 @@
 // (docs/SECURITY.md). Keys are compared in constant time and never appear in an answer.
 
 #include "config/config.h"
+#include "keys/keyregistry.h"
 #include "http/httptypes.h"
 #include "proxy/localresponse.h"
 #include "proxy/routes.h"
@@ -21,6 +22,17 @@ std::optional<LocalResponse> accessRefusal(Access access, const http::Request &r
 // The same for a route, with the operator's opening of /metrics (switchyard.metrics_without_key).
 std::optional<LocalResponse> accessRefusal(const Route &route, const http::Request &request,
                                            const config::GatewaySettings &settings);
+
+// The same, knowing the virtual keys (keys/keyregistry.h): a virtual key is a client key, and while any
+// is active the OpenAI endpoints need a key even when the config lists none. key: the virtual key the
+// request came with, for its limits.
+struct AccessVerdict
+{
+    std::optional<LocalResponse> refusal;
+    std::shared_ptr<const keys::KeyEntry> key;
+};
+AccessVerdict checkAccess(const Route &route, const http::Request &request, const config::GatewaySettings &settings,
+                          const keys::KeySet *keys, qint64 nowMs);
 
 // Compares without an early exit, so response timing does not reveal how much of a key matched.
 bool constantTimeEquals(QByteArrayView a, QByteArrayView b);

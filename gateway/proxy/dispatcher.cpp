@@ -1,6 +1,8 @@
 #include "dispatcher.h"
 
 #include "proxy/accesscheck.h"
+#include "proxy/anthropicerror.h"
+#include "proxy/apifamily.h"
 #include "proxy/cors.h"
 #include "proxy/openaierror.h"
 
@@ -9,13 +11,6 @@ using namespace Qt::Literals::StringLiterals;
 namespace switchyard::proxy {
 
 namespace {
-
-Dispatch answer(LocalResponse response)
-{
-    Dispatch d;
-    d.local = std::move(response);
-    return d;
-}
 
 LocalResponse methodNotAllowed(const http::Request &request, const Route &route)
 {
@@ -35,7 +30,9 @@ LocalResponse errorResponse(int status, const QString &message, const QByteArray
     return {status, "Content-Type: application/json\r\n", openAiErrorBody(status, message, code, param)};
 }
 
-Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+namespace {
+
+Dispatch dispatchAny(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     const config::GatewaySettings &settings = context.table->config().settings;
     if (auto preflight = corsPreflight(request, settings))
@@ -48,21 +45,43 @@ Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &co
                                     "not_found"));
     }
     const bool methodAllowed = (route->methods & methodFromName(request.method)) != 0;
+    const keys::KeyRegistry *registry = context.control ? context.control->keys.get() : nullptr;
+    const std::shared_ptr<const keys::KeySet> virtualKeys = registry ? registry->snapshot() : nullptr;
+    const qint64 nowMs = registry && !virtualKeys->isEmpty() ? registry->nowMs() : 0;
+    const auto check = [&] { return checkAccess(*route, request, settings, virtualKeys.get(), nowMs); };
     // The management API checks the caller first, so it does not describe itself to callers who may
     // not use it; the OpenAI endpoints answer a wrong method before asking for a key, as OpenAI does.
     if (route->access == Access::Management) {
-        if (auto refusal = accessRefusal(*route, request, settings))
-            return answer(std::move(*refusal));
+        if (auto verdict = check(); verdict.refusal)
+            return answer(std::move(*verdict.refusal));
     }
     if (!route->handler)
         return answer(errorResponse(404, u"Unknown path "_s % QString::fromLatin1(request.path), "not_found"));
     if (!methodAllowed)
         return answer(methodNotAllowed(request, *route));
     if (route->access != Access::Management) {
-        if (auto refusal = accessRefusal(*route, request, settings))
-            return answer(std::move(*refusal));
+        AccessVerdict verdict = check();
+        if (verdict.refusal)
+            return answer(std::move(*verdict.refusal));
+        if (verdict.key) {
+            // The handler sees which virtual key came, for its models, providers and limits.
+            ExchangeContext withKey = context;
+            withKey.key = std::move(verdict.key);
+            return route->handler(request, withKey, sink);
+        }
     }
     return route->handler(request, context, sink);
+}
+
+} // namespace
+
+Dispatch dispatchRequest(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+{
+    Dispatch d = dispatchAny(request, context, sink);
+    // Anthropic's clients read errors in Anthropic's shape on the Messages API, whatever refused them.
+    if (d.local && apiFamilyForPath(request.path) == ApiFamily::Messages)
+        d.local = toAnthropicShape(std::move(*d.local));
+    return d;
 }
 
 } // namespace switchyard::proxy

@@ -77,10 +77,32 @@ private:
     std::atomic<bool> m_paused{false};
 };
 
+class ResponseIdMemory;
+
+} // namespace switchyard::proxy
+
+namespace switchyard::keys {
+class KeyRegistry;
+}
+namespace switchyard::history {
+class HistoryStore;
+}
+
+namespace switchyard::proxy {
+
 struct GatewayControl
 {
     std::shared_ptr<const SharedRunState> runState;
     CommandRunner run;
+    // Which node created which stored response (the Responses API), shared by every worker.
+    std::shared_ptr<ResponseIdMemory> responseIds;
+    // The virtual keys (keys/keyregistry.h), shared by every worker: read lock-free on each request.
+    std::shared_ptr<keys::KeyRegistry> keys;
+    // The lasting history (history/), or null when the config keeps none or it could not be opened. A
+    // function: the store can change while workers run (another path applied).
+    std::function<std::shared_ptr<history::HistoryStore>()> history;
+    // Why there is no history although the config names one (the file could not be opened); empty otherwise.
+    std::function<QString()> historyProblem;
 };
 
 } // namespace switchyard::proxy

@@ -1,7 +1,9 @@
 #include "proxyexchange.h"
 
 #include "common/clock.h"
+#include "proxy/anthropicerror.h"
 #include "proxy/openaierror.h"
+#include "proxy/responseidmemory.h"
 #include "upstream/upstreampool.h"
 
 #include <QDateTime>
@@ -39,6 +41,34 @@ ProxyExchange::ProxyExchange(ExchangeContext context, ResponseSink *sink, QByteA
       m_body(std::move(body)), m_targets(std::move(targets)), m_stream(stream), m_record(std::move(record))
 {
     m_clock.start();
+}
+
+void ProxyExchange::speak(ApiFamily family)
+{
+    m_family = family;
+    m_usage = stats::UsageSniffer(usageDialect(family));
+}
+
+QByteArray ProxyExchange::errorBody(int status, const QString &message, const QByteArray &code) const
+{
+    return m_family == ApiFamily::Messages ? anthropicErrorBody(status, message)
+                                           : openAiErrorBody(status, message, code);
+}
+
+QByteArray ProxyExchange::streamErrorEvent(int status, const QString &message, const QByteArray &code) const
+{
+    // Anthropic's clients read an `error` event; OpenAI's an error object and the end of the stream.
+    if (m_family == ApiFamily::Messages)
+        return anthropicErrorEvent(status, message);
+    return "data: " + openAiErrorBody(status, message, code) + "\n\ndata: [DONE]\n\n";
+}
+
+void ProxyExchange::noteResponseId(QByteArrayView data)
+{
+    if (!m_responseIds || m_record.status < 200 || m_record.status >= 300)
+        return;
+    if (const std::optional<QByteArray> id = m_idScanner.feed(data))
+        m_responseIds->remember(*id, m_node->name, monotonicMs());
 }
 
 void ProxyExchange::startPhaseTimer(int ms)
@@ -268,9 +298,9 @@ void ProxyExchange::startAttempt(bool forceFresh)
 
     QByteArray req;
     req.reserve(256 + body.size() + node.extraHeaderBlock.size());
-    req += "POST " + path + " HTTP/1.1\r\nHost: " + ep.hostHeader +
-           "\r\nContent-Type: application/json\r\nAccept: " +
-           (m_stream ? "text/event-stream" : "application/json") +
+    req += m_method + ' ' + path + " HTTP/1.1\r\nHost: " + ep.hostHeader + "\r\n" +
+           (body.isEmpty() ? QByteArray() : QByteArray("Content-Type: " + m_contentType + "\r\n")) +
+           "Accept: " + (m_stream ? "text/event-stream" : "application/json") +
            "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
     const QByteArray &auth = node.authorization[size_t(m_keyIndex)];
     if (!auth.isEmpty())
@@ -338,6 +368,8 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_node->runtime->counters.successes.fetch_add(1, std::memory_order_relaxed);
     m_node->runtime->health.attemptSucceeded(monotonicMs()); // any real answer, 4xx included, shows the node works
     m_trial = false;
+    if (status < 400) // cache_aware learns which node now holds this prompt: the one that answers it
+        m_targets[m_targetIndex].route.recordServedBy(*m_node);
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");
     m_filterUsage = m_usageAsked && m_sse;
@@ -349,6 +381,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
         headers += "Cache-Control: no-cache\r\n";
     headers += "X-Switchyard-Node: " + m_node->name.toUtf8() +
                "\r\nX-Switchyard-Attempts: " + QByteArray::number(m_record.attempts) + "\r\n";
+    headers += m_rateLimitHeaders;
     const QByteArrayView requestId = response.header("x-request-id");
     if (!requestId.isEmpty())
         headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
@@ -381,7 +414,9 @@ void ProxyExchange::upstreamBody(QByteArrayView data)
         m_node->runtime->health.recordTtft(attemptTtft);
         m_node->runtime->ttft.record(attemptTtft);
     }
-    m_usage.feed(data); // the node's bytes, the usage the gateway asked for included
+    if (m_countUsage)
+        m_usage.feed(data); // the node's bytes, the usage the gateway asked for included
+    noteResponseId(data);
     if (m_sse)
         countTokens(); // tokens move the counters as they pass, not when the stream ends
     const QByteArrayView forClient = m_filterUsage ? m_usageFilter.feed(data) : data;
@@ -424,6 +459,8 @@ void ProxyExchange::upstreamFinished()
     m_node->runtime->latency.record(m_attemptClock.elapsed());
     releaseConnection(true);
     m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
+    if (m_forgetIds && m_record.status >= 200 && m_record.status < 300)
+        m_forgetIds->forget(m_forgetId); // the node deleted it: a later GET gets the gateway's 404
     flushHeldEvent();
     m_sink->endResponse();
     finish(m_record.status);
@@ -443,8 +480,7 @@ void ProxyExchange::upstreamFailed(const upstream::UpstreamError &error)
         if (m_sse) {
             // The status line is long gone: tell the client in the stream, as vLLM itself does.
             flushHeldEvent();
-            m_sink->sendResponseBody(
-                QByteArray("data: " + openAiErrorBody(502, msg, "upstream_error") + "\n\ndata: [DONE]\n\n"));
+            m_sink->sendResponseBody(streamErrorEvent(502, msg, "upstream_error"));
             m_sink->endResponse();
         } else {
             m_sink->abortResponse();
@@ -539,10 +575,13 @@ void ProxyExchange::failAll()
     int status = 502;
     QByteArray code = "upstream_error";
     QString message;
+    // A stored response's request names no model: it went to the node that created the response.
+    const QString what =
+        m_record.model.isEmpty() ? u"the stored response"_s : QString(u"the model '"_s % m_record.model % u"'"_s);
     if (m_failures == 0) {
         status = 503;
         code = "no_usable_node";
-        message = u"No usable node for the model '"_s % m_record.model % u"'"_s %
+        message = u"No usable node for "_s % what %
                   (m_skipped.isEmpty() ? QString() : u": "_s % m_skipped.join(u"; "_s));
     } else {
         if (m_timeouts == m_failures) {
@@ -553,18 +592,19 @@ void ProxyExchange::failAll()
             code = "rate_limited";
         }
         message = u"All "_s % QString::number(m_failures) %
-                  (m_failures == 1 ? u" attempt"_s : u" attempts"_s) % u" failed for the model '"_s %
-                  m_record.model % u"': "_s % m_tried.join(u"; "_s);
+                  (m_failures == 1 ? u" attempt"_s : u" attempts"_s) % u" failed for "_s % what % u": "_s %
+                  m_tried.join(u"; "_s);
         if (!m_skipped.isEmpty())
             message += u"; skipped "_s % m_skipped.join(u"; "_s);
     }
     m_record.status = status;
-    const QByteArray body = openAiErrorBody(status, message, code);
+    const QByteArray body = errorBody(status, message, code);
     QByteArray headers =
         "Content-Type: application/json\r\nX-Switchyard-Attempts: " + QByteArray::number(m_record.attempts) +
         "\r\n";
     if (m_node)
         headers += "X-Switchyard-Node: " + m_node->name.toUtf8() + "\r\n";
+    headers += m_rateLimitHeaders;
     m_sink->sendResponseHead(status, headers, body.size());
     m_sink->sendResponseBody(body);
     m_sink->endResponse();
@@ -600,7 +640,7 @@ void ProxyExchange::gatewayStopping()
     m_record.attemptEnded(stats::Attempt::Outcome::GatewayStopped, 0, msg, m_clock.elapsed());
     if (!m_committed) {
         // Nothing reached the client yet: a proper 503, which a client may retry elsewhere.
-        const QByteArray body = openAiErrorBody(503, msg, "gateway_shutting_down");
+        const QByteArray body = errorBody(503, msg, "gateway_shutting_down");
         m_sink->sendResponseHead(503, "Content-Type: application/json\r\nRetry-After: 1\r\n", body.size());
         m_sink->sendResponseBody(body);
         m_sink->endResponse();
@@ -611,30 +651,44 @@ void ProxyExchange::gatewayStopping()
         // Mid-stream: the same in-stream error event and [DONE] as a node failing mid-response, so a
         // client library raises a clear error instead of reporting a truncated answer as complete.
         flushHeldEvent();
-        m_sink->sendResponseBody(
-            QByteArray("data: " + openAiErrorBody(503, msg, "gateway_shutting_down") + "\n\ndata: [DONE]\n\n"));
+        m_sink->sendResponseBody(streamErrorEvent(503, msg, "gateway_shutting_down"));
         m_sink->endResponse();
     }
     finish(m_record.status, msg);
 }
 
+void ProxyExchange::chargeTo(KeyHold hold)
+{
+    m_record.keyId = hold.charge.entry()->key.id;
+    m_charge.emplace(std::move(hold.charge));
+    m_rateLimitHeaders = std::move(hold.rateLimitHeaders);
+}
+
 void ProxyExchange::countTokens()
 {
     // Only the answering node's bytes reach the sniffer, so m_node is the node that generated them.
-    // The difference may be negative (an estimate above the exact usage), so totals end exact.
+    // The difference may be negative (an estimate above the exact usage): the counter keeps it owed
+    // rather than going down, see stats/tokencounter.h.
     if (!m_node)
         return;
     stats::NodeCounters &c = m_node->runtime->counters;
-    const qint64 completion = std::max<qint64>(0, m_usage.completionTokens());
+    const qint64 completion = std::max<qint64>(0, completionTokensSeen());
     if (completion != m_countedCompletion) {
-        c.completionTokens.fetch_add(completion - m_countedCompletion, std::memory_order_relaxed);
+        c.completionTokens.add(completion - m_countedCompletion);
         m_countedCompletion = completion;
     }
     const qint64 prompt = std::max<qint64>(0, m_usage.promptTokens());
     if (prompt != m_countedPrompt) {
-        c.promptTokens.fetch_add(prompt - m_countedPrompt, std::memory_order_relaxed);
+        c.promptTokens.add(prompt - m_countedPrompt);
         m_countedPrompt = prompt;
     }
+}
+
+qint64 ProxyExchange::completionTokensSeen() const
+{
+    // Counting chunks with text estimates a stream's tokens; in a whole answer the same keys are no
+    // tokens (a rerank's documents, a transcript's segments each hold a "text"), only reported usage is.
+    return m_sse || m_usage.usageReported() ? m_usage.completionTokens() : -1;
 }
 
 void ProxyExchange::flushHeldEvent()
@@ -658,8 +712,10 @@ void ProxyExchange::finish(int status, const QString &error)
     m_record.error = error;
     m_record.durationMs = m_clock.elapsed();
     m_record.promptTokens = m_usage.promptTokens();
-    m_record.completionTokens = m_usage.completionTokens();
+    m_record.completionTokens = completionTokensSeen();
     countTokens(); // a stream's estimate reconciled with the exact usage; a whole answer counted now
+    if (m_charge)
+        m_charge->end(m_record.promptTokens, m_record.completionTokens);
     if (m_ctx.onFinished)
         m_ctx.onFinished(m_record);
     m_sink->exchangeFinished(this);

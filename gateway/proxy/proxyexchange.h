@@ -15,10 +15,13 @@
 
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
+#include "keys/keyregistry.h"
 #include "proxy/exchange.h"
 #include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
 #include "proxy/responsesink.h"
+#include "proxy/apifamily.h"
+#include "proxy/responseidscanner.h"
 #include "proxy/usagechunkfilter.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
@@ -38,6 +41,8 @@ class UpstreamPool;
 
 namespace switchyard::proxy {
 
+class ResponseIdMemory;
+
 struct Target
 {
     QString label; // the model string as the client or fallbacks wrote it
@@ -53,6 +58,16 @@ struct ExchangeContext
     // The Gateway's run state and its commands (management API); null where a dispatcher runs without
     // a Gateway (unit tests). Owned by the worker, which outlives every exchange of its connections.
     const GatewayControl *control = nullptr;
+    // The virtual key the request came with (set by the dispatcher), or null.
+    std::shared_ptr<const keys::KeyEntry> key;
+};
+
+// An admitted virtual key's hold on a request (proxy/keyadmission): the usage it is charged to and the
+// header lines its answer carries.
+struct KeyHold
+{
+    keys::KeyCharge charge;
+    QByteArray rateLimitHeaders; // "x-ratelimit-…: …\r\n" lines; empty for a key without rate limits
 };
 
 class ProxyExchange final : public Exchange, private upstream::UpstreamListener
@@ -76,6 +91,26 @@ public:
     // The gateway asked the node for usage in the client's stead (proxy/usagerequest): take it back
     // out of the stream the client receives.
     void takeBackAskedUsage() { m_usageAsked = true; }
+    // The request came with a virtual key and was admitted: its tokens are charged to the key when it
+    // ends, and its answer carries the key's x-ratelimit-* headers, as OpenAI's answers do.
+    void chargeTo(KeyHold hold);
+    // The body is not JSON (an audio upload's multipart form): the Content-Type the node is sent.
+    void setRequestContentType(QByteArray contentType) { m_contentType = std::move(contentType); }
+
+    // The Responses and Messages APIs (docs/ENDPOINTS.md): the API the request speaks (the shape of the
+    // gateway's own errors, the names of the usage figures), the method for the node (POST unless
+    // said), and the memory of which node created which response: learnt from a created response's
+    // id, or forgotten once the node deleted the response named forgetId.
+    void speak(ApiFamily family);
+    void setMethod(QByteArray method) { m_method = std::move(method); }
+    // A stored response read back carries the usage of the request that created it, counted then.
+    void countNoUsage() { m_countUsage = false; }
+    void rememberCreatedResponse(ResponseIdMemory *memory) { m_responseIds = memory; }
+    void forgetOnSuccess(ResponseIdMemory *memory, QByteArray id)
+    {
+        m_forgetIds = memory;
+        m_forgetId = std::move(id);
+    }
 
 private:
     // UpstreamListener
@@ -111,12 +146,20 @@ private:
     int timeoutFor(const config::ProviderConfig &p) const;
     // Brings the node's token counters up to what the usage sniffer knows now (streams: per read).
     void countTokens();
+    // The completion tokens to count: the node's usage, or for an event stream the estimate (else -1).
+    qint64 completionTokensSeen() const;
     // Bytes of an unfinished event the usage filter holds: the client gets them before an ending.
     void flushHeldEvent();
+    // The gateway's own error in the shape of the request's API: a whole body, or an event ending a stream.
+    QByteArray errorBody(int status, const QString &message, const QByteArray &code) const;
+    QByteArray streamErrorEvent(int status, const QString &message, const QByteArray &code) const;
+    // A created response's id, as soon as it passed: remembered with the node that made it.
+    void noteResponseId(QByteArrayView data);
 
     ExchangeContext m_ctx;
     ResponseSink *m_sink;
     QByteArray m_upstreamPath;
+    QByteArray m_contentType = QByteArrayLiteral("application/json");
     http::BodyTemplate m_body;
     std::vector<Target> m_targets;
     bool m_stream;
@@ -166,8 +209,17 @@ private:
     qint64 m_countedPrompt = 0;     // what this request added to the node's counters so far
     qint64 m_countedCompletion = 0;
     bool m_usageAsked = false;
+    std::optional<keys::KeyCharge> m_charge;
+    QByteArray m_rateLimitHeaders;
     bool m_filterUsage = false;     // m_usageAsked and the node answered with an event stream
     UsageChunkFilter m_usageFilter;
+    ApiFamily m_family = ApiFamily::OpenAi;
+    QByteArray m_method = "POST";
+    bool m_countUsage = true;
+    ResponseIdMemory *m_responseIds = nullptr;
+    ResponseIdScanner m_idScanner;
+    ResponseIdMemory *m_forgetIds = nullptr;
+    QByteArray m_forgetId;
 };
 
 } // namespace switchyard::proxy

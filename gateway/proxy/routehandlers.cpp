@@ -4,8 +4,11 @@
 #include "proxy/configresponses.h"
 #include "proxy/dispatcher.h"
 #include "proxy/gatewaycommandexchange.h"
+#include "proxy/keyadmission.h"
+#include "proxy/storedresponses.h"
 #include "proxy/statusapi.h"
 #include "proxy/usagerequest.h"
+#include "proxy/vllmendpoints.h"
 
 #include <QDateTime>
 #include <cstring>
@@ -16,13 +19,6 @@ using namespace Qt::Literals::StringLiterals;
 namespace switchyard::proxy::handlers {
 
 namespace {
-
-Dispatch answer(LocalResponse response)
-{
-    Dispatch d;
-    d.local = std::move(response);
-    return d;
-}
 
 LocalResponse jsonResponse(int status, const nlohmann::json &j)
 {
@@ -89,20 +85,27 @@ std::optional<LocalResponse> bodyProblem(const http::ScannedBody &scan)
 
 config::RequestKind requestKind(QByteArrayView path, bool stream)
 {
+    if (const auto kind = vllmRequestKind(path, stream))
+        return *kind;
     if (path == "/v1/chat/completions")
         return stream ? config::RequestKind::ChatCompletionStream : config::RequestKind::ChatCompletion;
     if (path == "/v1/completions")
         return stream ? config::RequestKind::TextCompletionStream : config::RequestKind::TextCompletion;
+    // The Responses and Messages APIs: Bifrost takes a Messages request for a Responses one.
+    if (path == "/v1/responses" || path == "/v1/messages")
+        return stream ? config::RequestKind::ResponsesStream : config::RequestKind::Responses;
+    if (path == "/v1/messages/count_tokens")
+        return config::RequestKind::CountTokens;
     return config::RequestKind::Embedding;
 }
 
-// One model's route, narrowed to the providers that allow this kind of request. A refusal is an
-// answer only for the requested model; a fallback that cannot serve is skipped.
+} // namespace
+
 Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, const QByteArray &model,
-                                            config::RequestKind kind)
+                                            config::RequestKind kind, const routing::RouteRequest &routeRequest)
 {
     routing::ResolveError err;
-    std::optional<routing::Route> route = table.resolve(model, &err);
+    std::optional<routing::Route> route = table.resolve(model, &err, routeRequest);
     if (!route)
         return unexpected(errorResponse(err.status, err.message, err.code, "model"));
     std::vector<routing::PoolEntry> allowed;
@@ -122,6 +125,38 @@ Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, 
     }
     route->candidates = std::move(allowed);
     return Target{QString::fromUtf8(model), std::move(*route)};
+}
+
+namespace {
+
+// What session_affinity and cache_aware read: the session's key (the configured header, else OpenAI's
+// prompt_cache_key, else user) and the prompt's bytes, all found by the one scan of the body.
+routing::RouteRequest routeRequestOf(const http::Request &request, const http::ScannedBody &scan,
+                                     const config::GatewaySettings &settings)
+{
+    routing::RouteRequest r;
+    r.sessionKey = request.header(settings.affinity.sessionHeader);
+    if (r.sessionKey.isEmpty() && scan.promptCacheKey)
+        r.sessionKey = *scan.promptCacheKey;
+    if (r.sessionKey.isEmpty() && scan.user)
+        r.sessionKey = *scan.user;
+    if (scan.promptValue.isValid())
+        r.prompt = QByteArrayView(request.body).sliced(scan.promptValue.begin,
+                                                       scan.promptValue.end - scan.promptValue.begin);
+    return r;
+}
+
+// Whether every node the request may be sent to (failovers and last resorts included) takes the
+// stream_options member the gateway adds to ask for usage: one body goes to all of them.
+bool everyCandidateTakesStreamUsage(const routing::RoutingTable &table, const std::vector<Target> &targets)
+{
+    for (const Target &t : targets) {
+        for (const routing::PoolEntry &e : t.route.candidates) {
+            if (!table.nodes()[size_t(e.node)].provider.streamUsage)
+                return false;
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -166,14 +201,21 @@ Dispatch proxied(const http::Request &request, const ExchangeContext &context, R
         return answer(std::move(*problem));
     const config::RequestKind kind = requestKind(request.path, scan.stream);
     std::vector<Target> targets;
-    auto primary = buildTarget(*context.table, *scan.model, kind);
+    const routing::RouteRequest routeRequest = routeRequestOf(request, scan, context.table->config().settings);
+    auto primary = buildTarget(*context.table, *scan.model, kind, routeRequest);
     if (!primary)
         return answer(primary.error());
     targets.push_back(std::move(*primary));
     for (const QByteArray &fb : scan.fallbacks) {
-        if (auto fallback = buildTarget(*context.table, fb, kind))
+        if (auto fallback = buildTarget(*context.table, fb, kind, routeRequest))
             targets.push_back(std::move(*fallback));
     }
+
+    std::optional<KeyHold> hold;
+    if (auto refused = admitKey(context, *scan.model, targets, hold))
+        return answer(std::move(*refused));
+    if (request.path == "/v1/responses")
+        stickToPreviousResponse(request.body, context, targets.front());
 
     stats::RequestRecord record;
     record.startedMsSinceEpoch = QDateTime::currentMSecsSinceEpoch();
@@ -181,14 +223,23 @@ Dispatch proxied(const http::Request &request, const ExchangeContext &context, R
     record.path = request.path;
     record.model = QString::fromUtf8(*scan.model);
     record.stream = scan.stream;
-    // Every stream gets exact usage: asked of the node when the client did not, and taken back out.
+    record.route = targets.front().route.reason;
+    // Every stream gets exact usage: asked of the node when the client did not, and taken back out —
+    // unless a node the request may reach refuses stream_options (custom_provider_config.stream_usage).
     const std::optional<QByteArray> askingForUsage =
-        streamCanCarryUsage(request.path) ? bodyAskingForUsage(request.body, scan) : std::nullopt;
+        streamCanCarryUsage(request.path) && everyCandidateTakesStreamUsage(*context.table, targets)
+            ? bodyAskingForUsage(request.body, scan)
+            : std::nullopt;
     auto exchange = std::make_unique<ProxyExchange>(
         context, sink, request.path, http::makeBodyTemplate(askingForUsage ? *askingForUsage : request.body, scan),
         std::move(targets), scan.stream, std::move(record));
     if (askingForUsage)
         exchange->takeBackAskedUsage();
+    if (hold)
+        exchange->chargeTo(std::move(*hold));
+    exchange->speak(apiFamilyForPath(request.path));
+    if (request.path == "/v1/responses")
+        exchange->rememberCreatedResponse(responseIds(context));
     Dispatch d;
     d.exchange = std::move(exchange);
     return d;

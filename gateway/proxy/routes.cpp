@@ -1,8 +1,9 @@
 #include "proxy/routes.h"
 
+#include "proxy/audioupload.h"
+#include "proxy/historyapi.h"
+#include "proxy/keysapi.h"
 #include "proxy/routehandlers.h"
-
-#include <array>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -11,24 +12,47 @@ namespace switchyard::proxy {
 namespace {
 
 // Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
-constexpr std::array<Route, 14> RouteTable = {{
+constexpr Route RouteTable[] = {
     {Get | Head, "/health", false, Access::Public, false, &handlers::health},
     {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied},
     {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied},
     {Post, "/v1/embeddings", false, Access::Client, true, &handlers::proxied},
+    // vLLM's own endpoints and audio uploads (docs/GATEWAY.md, "vLLM's endpoints and audio uploads"): the
+    // JSON ones are proxied as embeddings are; their allowed_requests flags are in proxy/vllmendpoints.
+    {Post, "/v1/audio/transcriptions", false, Access::Client, true, &handlers::audioUpload},
+    {Post, "/v1/audio/translations", false, Access::Client, true, &handlers::audioUpload},
+    {Post, "/tokenize", false, Access::Client, true, &handlers::proxied},
+    {Post, "/detokenize", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/rerank", false, Access::Client, true, &handlers::proxied},
+    {Post, "/rerank", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v2/rerank", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/score", false, Access::Client, true, &handlers::proxied},
+    {Post, "/score", false, Access::Client, true, &handlers::proxied},
+    {Post, "/pooling", false, Access::Client, true, &handlers::proxied},
+    {Post, "/classify", false, Access::Client, true, &handlers::proxied},
     // The model list is the gateway's own answer, no node works for it: requests/s and the request log
     // are about inference (and the panel's chat asking for the list never shows as traffic).
     {Get, "/v1/models", false, Access::Client, false, &handlers::listModels},
     {Get, "/v1/models/", true, Access::Client, false, &handlers::describeModel},
+    // The Responses and Messages APIs (docs/ENDPOINTS.md): proxied like chat completions; a stored
+    // response's GET, DELETE and cancel go to the node that created it.
+    {Post, "/v1/responses", false, Access::Client, true, &handlers::proxied},
+    {Get | Post | Delete, "/v1/responses/", true, Access::Client, true, &handlers::storedResponse},
+    {Post, "/v1/messages", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/messages/count_tokens", false, Access::Client, true, &handlers::proxied},
     {Get, "/metrics", false, Access::Management, false, &handlers::metrics},
     {Get, "/api/status", false, Access::Management, false, &handlers::status},
     {Get, "/api/history", false, Access::Management, false, &handlers::history},
+    {Get, "/api/history/requests", false, Access::Management, false, &handlers::historyRequests},
+    {Get, "/api/history/rollups", false, Access::Management, false, &handlers::historyRollups},
     {Get, "/api/requests", false, Access::Management, false, &handlers::requestLog},
     {Get | Head | Put, "/api/config", false, Access::Management, false, &handlers::config},
     {Post, "/api/nodes/", true, Access::Management, false, &handlers::nodeAction},
     {Post, "/api/gateway/pause", false, Access::Management, false, &handlers::pauseGateway},
     {Post, "/api/gateway/resume", false, Access::Management, false, &handlers::resumeGateway},
-}};
+    {Get | Post, "/api/keys", false, Access::Management, false, &handlers::keyList},
+    {Get | Patch | Delete, "/api/keys/", true, Access::Management, false, &handlers::keyItem},
+};
 
 // Unknown management paths still pass the access check before their 404, so the management API does
 // not describe itself to callers who may not use it.
@@ -51,6 +75,10 @@ Method methodFromName(QByteArrayView name)
         return Post;
     if (name == "PUT")
         return Put;
+    if (name == "DELETE")
+        return Delete;
+    if (name == "PATCH")
+        return Patch;
     return NoMethod;
 }
 
@@ -70,7 +98,7 @@ const Route *findRoute(QByteArrayView path)
 
 QByteArray allowedMethods(const Route &route)
 {
-    static constexpr std::pair<Method, const char *> Names[] = {{Get, "GET"}, {Head, "HEAD"}, {Post, "POST"}, {Put, "PUT"}};
+    static constexpr std::pair<Method, const char *> Names[] = {{Get, "GET"}, {Head, "HEAD"}, {Post, "POST"}, {Put, "PUT"}, {Delete, "DELETE"}, {Patch, "PATCH"}};
     QByteArray out;
     for (const auto &[bit, name] : Names) {
         if (route.methods & bit)

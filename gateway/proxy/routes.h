@@ -22,6 +22,14 @@ struct Dispatch
     std::unique_ptr<Exchange> exchange;       // run this
 };
 
+// A route's answer made here and now, without a node.
+inline Dispatch answer(LocalResponse response)
+{
+    Dispatch d;
+    d.local = std::move(response);
+    return d;
+}
+
 // Who may call a route (docs/SECURITY.md, "Roles").
 enum class Access {
     Public,     // anyone: load balancers' health checks
@@ -35,6 +43,8 @@ enum Method : unsigned {
     Head = 2,
     Post = 4,
     Put = 8,
+    Delete = 16,
+    Patch = 32,
 };
 Method methodFromName(QByteArrayView name);
 

@@ -110,28 +110,37 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
     struct Counter
     {
         const char *name, *help;
-        std::atomic<qint64> stats::NodeCounters::*field;
+        qint64 (*read)(const stats::NodeCounters &);
     };
     const Counter counters[] = {
-        {"switchyard_node_attempts_total", "Attempts sent to the node.", &stats::NodeCounters::requests},
+        {"switchyard_node_attempts_total", "Attempts sent to the node.", [](const stats::NodeCounters &c) { return c.requests.load(); }},
         {"switchyard_node_failures_total", "Attempts that failed (failed over or failed the request).",
-         &stats::NodeCounters::failures},
+         [](const stats::NodeCounters &c) { return c.failures.load(); }},
         {"switchyard_node_prompt_tokens_total", "Prompt tokens of requests the node answered.",
-         &stats::NodeCounters::promptTokens},
+         [](const stats::NodeCounters &c) { return c.promptTokens.load(); }},
         {"switchyard_node_completion_tokens_total", "Completion tokens the node generated for clients.",
-         &stats::NodeCounters::completionTokens},
+         [](const stats::NodeCounters &c) { return c.completionTokens.load(); }},
     };
     for (const Counter &c : counters) {
         header(out, c.name, "counter", c.help);
         for (const routing::Node &n : table.nodes()) {
             out += QByteArray(c.name) + "{node=\"" + escapeLabel(n.name) + "\"} "
-                   + QByteArray::number((n.runtime->counters.*(c.field)).load()) + '\n';
+                   + QByteArray::number(c.read(n.runtime->counters)) + '\n';
         }
     }
     header(out, "switchyard_node_in_flight", "gauge", "Attempts in flight at the node.");
     for (const routing::Node &n : table.nodes())
         out += "switchyard_node_in_flight{node=\"" + escapeLabel(n.name) + "\"} "
                + QByteArray::number(n.runtime->counters.inFlight.load()) + '\n';
+    // Only nodes that export vLLM's prefix-cache counters: an absent series, not a 0, for the others.
+    header(out, "switchyard_node_prefix_cache_hit_ratio", "gauge",
+           "The node's prefix-cache hit rate (0-1) over the last minute, from its vllm:prefix_cache counters.");
+    for (const routing::Node &n : table.nodes()) {
+        const int permille = n.runtime->health.prefixHitPermille.load();
+        if (permille >= 0)
+            out += "switchyard_node_prefix_cache_hit_ratio{node=\"" + escapeLabel(n.name) + "\"} "
+                   + QByteArray::number(permille / 1000.0) + '\n';
+    }
     header(out, "switchyard_node_up", "gauge", "1 when the node takes traffic (healthy, degraded or recovering).");
     for (const routing::Node &n : table.nodes()) {
         const health::NodeState s = n.runtime->health.state(now);
@@ -168,13 +177,13 @@ int queryInt(const QUrlQuery &q, const QString &key, int fallback, int min, int 
     return ok ? std::clamp(v, min, max) : fallback;
 }
 
+} // namespace
+
 QUrlQuery queryOf(QByteArrayView target)
 {
     const qsizetype q = target.indexOf('?');
     return q < 0 ? QUrlQuery() : QUrlQuery(QString::fromUtf8(target.sliced(q + 1)));
 }
-
-} // namespace
 
 LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView target)
 {
@@ -187,7 +196,7 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
             continue;
         // Columns, not one object per second: an hour of a node is 3,600 rows.
         nlohmann::json t = nlohmann::json::array(), req = t, err = t, failedAttempts = t, pt = t, ct = t, inflight = t, ttft = t,
-                       p50 = t, p95 = t;
+                       p50 = t, p95 = t, hits = t;
         for (const stats::SecondSample &x : stats.history.last(name, seconds)) {
             t.push_back(x.second);
             req.push_back(x.requests);
@@ -199,16 +208,38 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
             ttft.push_back(orNull(x.ttftP50Ms));
             p50.push_back(orNull(x.latencyP50Ms));
             p95.push_back(orNull(x.latencyP95Ms));
+            hits.push_back(orNull(x.prefixHitRate));
         }
         series[name.toStdString()] = {{"second", t},           {"requests_per_s", req},
                                       {"errors_per_s", err},  {"failed_attempts_per_s", failedAttempts},
                                       {"prompt_tokens_per_s", pt},
                                       {"completion_tokens_per_s", ct}, {"in_flight", inflight},
                                       {"ttft_p50_ms", ttft},  {"latency_p50_ms", p50},
-                                      {"latency_p95_ms", p95}};
+                                      {"latency_p95_ms", p95}, {"prefix_cache_hit_rate", hits}};
     }
     return prettyJsonResponse(200, {{"interval_s", 1}, {"gateway_series", stats::SecondsHistory::GatewaySeries.toStdString()},
                       {"series", series}});
+}
+
+nlohmann::json requestRecordJson(const stats::RequestRecord &r)
+{
+    const auto orNull = [](qint64 v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
+    return {{"started_ms_since_epoch", r.startedMsSinceEpoch},
+            {"method", r.method.toStdString()},
+            {"path", r.path.toStdString()},
+            {"model", r.model.toStdString()},
+            {"node", r.node.toStdString()},
+            {"route", r.route.toStdString()},
+            {"key", r.keyId.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(r.keyId.toStdString())},
+            {"status", r.status},
+            {"attempts", r.attempts},
+            {"stream", r.stream},
+            {"ttft_ms", orNull(r.ttftMs)},
+            {"duration_ms", r.durationMs},
+            {"prompt_tokens", orNull(r.promptTokens)},
+            {"completion_tokens", orNull(r.completionTokens)},
+            {"error", r.error.toStdString()},
+            {"tried", attemptsJson(r.tried)}};
 }
 
 LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView target)
@@ -219,23 +250,8 @@ LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView 
     const int max = queryInt(query, u"max"_s, 100, 1, stats::GatewayStats::RecentRequestsCapacity);
     const stats::RecentRequests::Page page = stats.recent().since(ok ? after : 0, max);
     nlohmann::json records = nlohmann::json::array();
-    for (const stats::RequestRecord &r : page.records) {
-        records.push_back({{"started_ms_since_epoch", r.startedMsSinceEpoch},
-                           {"method", r.method.toStdString()},
-                           {"path", r.path.toStdString()},
-                           {"model", r.model.toStdString()},
-                           {"node", r.node.toStdString()},
-                           {"status", r.status},
-                           {"attempts", r.attempts},
-                           {"stream", r.stream},
-                           {"ttft_ms", r.ttftMs < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.ttftMs)},
-                           {"duration_ms", r.durationMs},
-                           {"prompt_tokens", r.promptTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.promptTokens)},
-                           {"completion_tokens",
-                            r.completionTokens < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.completionTokens)},
-                           {"error", r.error.toStdString()},
-                           {"tried", attemptsJson(r.tried)}});
-    }
+    for (const stats::RequestRecord &r : page.records)
+        records.push_back(requestRecordJson(r));
     return prettyJsonResponse(200, {{"cursor", page.cursor}, {"missed", page.missed}, {"requests", records}});
 }
 

@@ -10,9 +10,13 @@
 #include "proxy/dispatcher.h"
 #include "stats/gatewaystats.h"
 
+#include <QUrlQuery>
 #include <nlohmann/json_fwd.hpp>
 
 namespace switchyard::proxy {
+
+// The query of a request target ("/api/requests?after=5" → after=5); empty when it has none.
+QUrlQuery queryOf(QByteArrayView target);
 
 // A JSON answer, indented for people reading it with curl (the management API's style).
 LocalResponse prettyJsonResponse(int status, const nlohmann::json &j);
@@ -26,6 +30,8 @@ LocalResponse historyResponse(const stats::GatewayStats &stats, QByteArrayView t
 // GET /api/requests?after=CURSOR&max=N: the request log after a cursor (follow it by passing back
 // the answer's cursor).
 LocalResponse requestsResponse(const stats::GatewayStats &stats, QByteArrayView target);
+// One record as /api/requests and /api/history/requests write it (docs/MANAGEMENT-API.md).
+nlohmann::json requestRecordJson(const stats::RequestRecord &record);
 
 struct NodeActionTarget
 {

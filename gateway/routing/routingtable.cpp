@@ -1,5 +1,6 @@
 #include "routingtable.h"
 
+#include "routing/stablehash.h"
 #include "stats/noderuntime.h"
 
 #include <QUrl>
@@ -39,11 +40,19 @@ std::optional<Endpoint> parseEndpoint(const QString &baseUrl)
 }
 
 std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayConfig &config,
-                                                        const RuntimeLookup &runtimeFor, quint64 generation)
+                                                        const RuntimeLookup &runtimeFor, quint64 generation,
+                                                        std::shared_ptr<PrefixIndex> prefixIndex)
 {
     auto table = std::make_shared<RoutingTable>();
     table->m_config = config;
     table->m_generation = generation;
+    const config::AffinitySettings &affinity = config.settings.affinity;
+    const PrefixIndex::Limits limits{affinity.cacheIndexMaxEntries, affinity.cacheIndexMaxAgeMs};
+    if (prefixIndex)
+        prefixIndex->setLimits(limits);
+    else
+        prefixIndex = std::make_shared<PrefixIndex>(limits);
+    table->m_prefixIndex = std::move(prefixIndex);
     std::vector<double> wildcardWeights;
     QHash<QByteArray, std::vector<double>> weights;
     QList<QByteArray> modelOrder;
@@ -54,6 +63,7 @@ std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayCon
             continue; // the loader rejects such configs; a table built anyway skips the node
         Node node;
         node.name = p.name;
+        node.nameHash = stableHash64(p.name.toUtf8());
         node.provider = p;
         node.endpoint = *ep;
         node.runtime = runtimeFor ? runtimeFor(p.name) : std::make_shared<stats::NodeRuntime>();
@@ -97,7 +107,7 @@ std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayCon
     return table;
 }
 
-Route RoutingTable::routeFromPool(const Pool &pool, QByteArrayView model) const
+Route RoutingTable::routeFromPool(const Pool &pool, QByteArrayView model, const RouteRequest &request) const
 {
     Route route;
     route.upstreamModel = model.toByteArray();
@@ -117,52 +127,12 @@ Route RoutingTable::routeFromPool(const Pool &pool, QByteArrayView model) const
         if (route.candidates.size() == pool.entries.size())
             break;
     }
-    applyStrategy(route, model);
+    applyStrategy(route, model, request);
     return route;
 }
 
-double RoutingTable::entryWeight(const PoolEntry &e) const
-{
-    return std::max(0.01, m_nodes[size_t(e.node)].provider.keys[size_t(e.key)].weight);
-}
-
-void RoutingTable::applyStrategy(Route &route, QByteArrayView model) const
-{
-    const config::GatewaySettings &s = m_config.settings;
-    if (route.candidates.size() < 2)
-        return;
-    // No per-model strategies (the usual case): no string conversion or lookup per request.
-    const config::RoutingStrategy strategy = s.strategyByModel.isEmpty()
-                                                 ? s.defaultStrategy
-                                                 : s.strategyByModel.value(QString::fromUtf8(model), s.defaultStrategy);
-    if (strategy == config::RoutingStrategy::WeightedRoundRobin || route.candidates.size() < 2)
-        return;
-    // Scores are read once per candidate; stable sorting keeps the weighted order among equals, so
-    // idle pools still rotate by weight.
-    std::vector<std::pair<double, PoolEntry>> scored;
-    scored.reserve(route.candidates.size());
-    for (const PoolEntry &e : route.candidates) {
-        const stats::NodeRuntime &rt = *m_nodes[size_t(e.node)].runtime;
-        const double inFlight = double(rt.counters.inFlight.load(std::memory_order_relaxed));
-        double score = inFlight;
-        if (strategy == config::RoutingStrategy::LoadAware) {
-            // Work the node already has (its own queue counts double: those requests wait for a slot),
-            // inflated by how full its KV cache is and how slow its first tokens have been lately.
-            const int waiting = std::max(0, rt.health.waiting.load(std::memory_order_relaxed));
-            const int running = std::max(0, rt.health.running.load(std::memory_order_relaxed));
-            const int kv = std::max(0, rt.health.kvCachePermille.load(std::memory_order_relaxed));
-            const int ttft = std::max(0, rt.health.ttftEwmaMs.load(std::memory_order_relaxed));
-            score = (inFlight + 2.0 * waiting + 0.5 * running) * (1.0 + kv / 1000.0) * (1.0 + ttft / 2000.0)
-                    + ttft / 1000.0;
-        }
-        scored.push_back({score / entryWeight(e), e});
-    }
-    std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    for (size_t i = 0; i < scored.size(); ++i)
-        route.candidates[i] = scored[i].second;
-}
-
-std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *error) const
+std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *error,
+                                          const RouteRequest &request) const
 {
     const qsizetype slash = model.indexOf('/');
     if (slash > 0) {
@@ -177,6 +147,7 @@ std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *e
                 if (key.enabled && key.servesModel(m)) {
                     Route r;
                     r.pinned = true;
+                    r.reason = u"pinned"_s; // a pin bypasses every strategy
                     r.upstreamModel = upstreamModel.toByteArray();
                     r.candidates.push_back({*it, k});
                     return r;
@@ -193,9 +164,9 @@ std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *e
     const QByteArray key = model.toByteArray();
     const auto pit = m_pools.constFind(key);
     if (pit != m_pools.constEnd() && !pit->schedule.isEmpty())
-        return routeFromPool(*pit, model);
+        return routeFromPool(*pit, model, request);
     if (!m_wildcardPool.schedule.isEmpty())
-        return routeFromPool(m_wildcardPool, model);
+        return routeFromPool(m_wildcardPool, model, request);
     if (error) {
         *error = {404,
                   u"The model '%1' does not exist: no provider serves it (use a configured model, "

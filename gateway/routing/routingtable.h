@@ -5,6 +5,7 @@
 // table they started with. Only the schedules' cursors change after construction (atomically).
 
 #include "config/config.h"
+#include "routing/prefixindex.h"
 #include "routing/weightedschedule.h"
 
 #include <functional>
@@ -43,6 +44,7 @@ struct Node
     QString name; // the provider name
     config::ProviderConfig provider;
     Endpoint endpoint;
+    quint64 nameHash = 0; // stableHash64 of the name: rendezvous scores and prefix-index keys
     std::vector<QByteArray> authorization; // per key: "Bearer <value>" or empty
     QByteArray extraHeaderBlock;            // "Name: value\r\n"… prebuilt once
     std::shared_ptr<stats::NodeRuntime> runtime;
@@ -61,6 +63,26 @@ struct Route
     std::vector<PoolEntry> candidates;
     QByteArray upstreamModel;
     bool pinned = false;
+    // Why the first candidate is first, for the request log and the Requests view: "weighted",
+    // "least outstanding", "load aware", "session", "fallback", "prefix 87%", "least loaded",
+    // "balance", "pinned".
+    QString reason;
+    // cache_aware: the prompt as the index knows it, and the index to tell which node served it
+    // (ProxyExchange, once a node's answer is on its way to the client).
+    std::shared_ptr<const PromptKey> prompt;
+    std::shared_ptr<PrefixIndex> prefixIndex;
+    void recordServedBy(const Node &node) const
+    {
+        if (prompt && prefixIndex)
+            prefixIndex->record(*prompt, node.nameHash);
+    }
+};
+
+// What of the request the strategies read besides its model (all views into the request's bytes).
+struct RouteRequest
+{
+    QByteArrayView sessionKey; // session_affinity: header, else prompt_cache_key, else user; empty = none
+    QByteArrayView prompt;     // cache_aware: the raw `messages`/`prompt`/`input` value; empty = none
 };
 
 struct ResolveError
@@ -75,9 +97,12 @@ class RoutingTable final
 public:
     using RuntimeLookup = std::function<std::shared_ptr<stats::NodeRuntime>(const QString &node)>;
     // runtimeFor gives each node its runtime state (kept across configs by the caller); may be empty.
+    // prefixIndex: cache_aware's index, kept by the gateway across configs (a table built without one
+    // makes its own).
     static std::shared_ptr<const RoutingTable> build(const config::GatewayConfig &config,
                                                      const RuntimeLookup &runtimeFor = {},
-                                                     quint64 generation = 0);
+                                                     quint64 generation = 0,
+                                                     std::shared_ptr<PrefixIndex> prefixIndex = {});
 
     const config::GatewayConfig &config() const { return m_config; }
     // Counts applied configs: tells scripts and the panel which one is live.
@@ -87,8 +112,9 @@ public:
 
     // "provider/model" pins a provider (the model part goes upstream); anything else is a bare model
     // routed to the weighted pool of every provider whose keys serve it. Candidate order follows the
-    // pool's smooth weighted round-robin from the next position.
-    std::optional<Route> resolve(QByteArrayView model, ResolveError *error) const;
+    // pool's smooth weighted round-robin from the next position, reordered by the model's strategy.
+    std::optional<Route> resolve(QByteArrayView model, ResolveError *error, const RouteRequest &request = {}) const;
+    const std::shared_ptr<PrefixIndex> &prefixIndex() const { return m_prefixIndex; }
 
     struct ModelInfo
     {
@@ -104,10 +130,17 @@ private:
         std::vector<PoolEntry> entries;
         WeightedSchedule schedule;
     };
-    Route routeFromPool(const Pool &pool, QByteArrayView model) const;
-    // Reorders the weighted candidates for least_outstanding and load_aware pools.
-    void applyStrategy(Route &route, QByteArrayView model) const;
+    Route routeFromPool(const Pool &pool, QByteArrayView model, const RouteRequest &request) const;
+    // Reorders the weighted candidates by the model's strategy and says why.
+    void applyStrategy(Route &route, QByteArrayView model, const RouteRequest &request) const;
+    void applyStrategy(Route &route, config::RoutingStrategy strategy, QByteArrayView model,
+                       const RouteRequest &request) const;
+    void orderByLoad(Route &route, config::RoutingStrategy strategy) const;
+    void orderBySession(Route &route, QByteArrayView sessionKey) const;
+    void orderByCache(Route &route, QByteArrayView model, QByteArrayView prompt) const;
     double entryWeight(const PoolEntry &e) const;
+    double balanceLoad(const PoolEntry &e, double maxWeight) const;
+    bool outOfBalance(double busier, double idler) const;
 
     config::GatewayConfig m_config;
     quint64 m_generation = 0;
@@ -115,6 +148,7 @@ private:
     QHash<QString, int> m_nodeByName;
     QHash<QByteArray, Pool> m_pools; // bare model → pool (wildcard keys included)
     Pool m_wildcardPool;             // keys serving "*": used for models nobody lists
+    std::shared_ptr<PrefixIndex> m_prefixIndex;
 };
 
 // Parses a base_url into an endpoint; nullopt if it is not http(s)://host[:port][/path].

@@ -8,6 +8,7 @@
 #include "stats/histogram.h"
 #include "stats/noderuntime.h"
 #include "stats/recentrequests.h"
+#include "stats/recordsink.h"
 #include "stats/requestrecord.h"
 #include "stats/secondshistory.h"
 
@@ -42,6 +43,8 @@ public:
     std::shared_ptr<NodeRuntime> nodeRuntime(const QString &name);
 
     void recordRequest(const RequestRecord &record);
+    // The lasting history's writer, or null; may change while workers record (a config applied).
+    void setRecordSink(std::shared_ptr<RecordSink> sink) { m_sink.store(std::move(sink), std::memory_order_release); }
 
     std::atomic<qint64> requestsTotal{0};
     std::atomic<qint64> errorsTotal{0}; // requests answered with status >= 500 (or aborted mid-way)
@@ -60,6 +63,7 @@ private:
     mutable QMutex m_mutex; // guards m_nodes: looked up when a config is applied, not per request
     QHash<QString, std::shared_ptr<NodeRuntime>> m_nodes;
     RecentRequests m_recent{RecentRequestsCapacity};
+    std::atomic<std::shared_ptr<RecordSink>> m_sink;
 };
 
 } // namespace switchyard::stats

@@ -10,6 +10,7 @@
 
 #include "health/nodehealth.h"
 #include "stats/histogram.h"
+#include "stats/tokencounter.h"
 
 #include <atomic>
 
@@ -21,8 +22,8 @@ struct NodeCounters
     std::atomic<qint64> successes{0};     // attempts answered with a response passed to the client
     std::atomic<qint64> failures{0};      // attempts that failed over or failed the request
     std::atomic<qint64> inFlight{0};
-    std::atomic<qint64> promptTokens{0};
-    std::atomic<qint64> completionTokens{0};
+    TokenCounter promptTokens;     // never decreases (a Prometheus counter), see tokencounter.h
+    TokenCounter completionTokens;
     std::atomic<qint64> latencyMsSum{0};  // end-to-end of successful attempts
 };
 

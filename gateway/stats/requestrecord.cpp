@@ -166,6 +166,15 @@ void RequestRecord::appendLogLine(QByteArray &out) const
             appendAttemptCode(out, tried[i]);
         }
     }
+    if (!route.isEmpty()) {
+        // Quoted when it has a space ("prefix 87%"), like error=.
+        const QByteArray r = route.toUtf8().replace('"', '\'');
+        out.append(" route=");
+        if (r.contains(' '))
+            out.append('"').append(r).append('"');
+        else
+            out.append(r);
+    }
     out.append(stream ? " stream=1" : " stream=0");
     out.append(" ttft_ms=");
     appendOptional(out, ttftMs);

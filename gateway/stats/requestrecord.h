@@ -69,6 +69,7 @@ struct RequestRecord
     QByteArray path;
     QString model;       // as the client asked
     QString node;        // the provider that answered (or last tried)
+    QString route;       // why the strategy chose the first node: "session", "prefix 87%", "weighted" …
     int status = 0;      // sent to the client; 499 = client closed first
     int attempts = 0;    // every attempt, also those beyond the listed ones
     bool stream = false;
@@ -77,6 +78,7 @@ struct RequestRecord
     qint64 promptTokens = -1;
     qint64 completionTokens = -1;
     QString error;       // why it failed, for failed requests
+    QString keyId;       // the virtual key it came with ("vk_…", keys/virtualkey.h); empty for none or a static key
     QList<Attempt> tried; // the nodes tried, in order, at most MaxAttemptsListed (empty: answered locally)
 
     // The answer began (status below 400) but the client did not get all of it: the node failed

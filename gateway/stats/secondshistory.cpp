@@ -44,6 +44,7 @@ void SecondsHistory::record(qint64 second, const QHash<QString, CumulativeSample
             out.promptTokens = perSecond(now.promptTokens, before.promptTokens, span);
             out.completionTokens = perSecond(now.completionTokens, before.completionTokens, span);
             out.inFlight = float(now.inFlight);
+            out.prefixHitRate = float(now.prefixHitRate);
             const HistogramSnapshot ttft = now.ttft - before.ttft;
             const HistogramSnapshot latency = now.latency - before.latency;
             out.ttftP50Ms = float(ttft.percentile(0.5));

@@ -27,6 +27,7 @@ struct CumulativeSample
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     qint64 inFlight = 0; // a gauge, taken as is
+    double prefixHitRate = -1; // a gauge: the node's prefix-cache hit rate (0–1) as last checked; −1 none
     HistogramSnapshot ttft;
     HistogramSnapshot latency;
 };
@@ -44,6 +45,7 @@ struct SecondSample
     float ttftP50Ms = -1;
     float latencyP50Ms = -1;
     float latencyP95Ms = -1;
+    float prefixHitRate = -1; // the node's prefix-cache hit rate (0–1, from its own counters); −1 none
 };
 
 class SecondsHistory final

@@ -14,6 +14,17 @@ constexpr QByteArrayView ReasoningContentDelta = "\"delta\":{\"reasoning_content
 constexpr QByteArrayView ReasoningDelta = "\"delta\":{\"reasoning\":\"";
 constexpr QByteArrayView ToolCallsDelta = "\"delta\":{\"tool_calls\":[";
 constexpr QByteArrayView CompletionText = "\"text\":\"";
+// The Responses and Messages APIs: their figures' names, a Responses event's text (output text,
+// reasoning and a function call's arguments all come as "delta":"…"), and a Messages delta's text besides
+// "text" (a tool call's JSON and extended thinking).
+constexpr QByteArrayView InputKey = "\"input_tokens\"";
+constexpr QByteArrayView OutputKey = "\"output_tokens\"";
+constexpr QByteArrayView ResponsesDelta = "\"delta\":\"";
+constexpr QByteArrayView PartialJsonDelta = "\"partial_json\":\"";
+constexpr QByteArrayView ThinkingDelta = "\"thinking\":\"";
+// A Messages stream's output_tokens is provisional from message_start until message_delta.
+constexpr QByteArrayView MessageStart = "\"message_start\"";
+constexpr QByteArrayView MessageDelta = "\"message_delta\"";
 
 // Reads the integer after a key; complete is false when the number may continue in the next read.
 qint64 numberAfter(QByteArrayView text, qsizetype pos, bool *complete)
@@ -35,6 +46,17 @@ bool matchesAt(QByteArrayView text, qsizetype pos, QByteArrayView key)
 {
     return text.size() - pos >= key.size() &&
            std::memcmp(text.data() + pos, key.data(), size_t(key.size())) == 0;
+}
+
+// The number after key at pos into *target, when key is there and its number is whole.
+void readFigure(QByteArrayView text, qsizetype pos, QByteArrayView key, qint64 *target)
+{
+    if (!matchesAt(text, pos, key))
+        return;
+    bool complete = false;
+    const qint64 n = numberAfter(text, pos + key.size(), &complete);
+    if (n >= 0 && complete)
+        *target = n;
 }
 } // namespace
 
@@ -63,6 +85,40 @@ void UsageSniffer::feed(QByteArrayView data)
     }
 }
 
+template<typename Event>
+void UsageSniffer::scanNewApis(QByteArrayView text, qsizetype pos, char first, const Event &event)
+{
+    switch (first) {
+    case 'i':
+        readFigure(text, pos, InputKey, &m_prompt);
+        break;
+    case 'o':
+        readFigure(text, pos, OutputKey, &m_completion);
+        break;
+    case 'd':
+        if (m_dialect == UsageDialect::Responses)
+            event(pos, ResponsesDelta, true);
+        break;
+    case 't':
+        // Responses events repeat the whole text in their *.done events: only Messages counts "text".
+        if (m_dialect == UsageDialect::Messages)
+            event(pos, CompletionText, true) || event(pos, ThinkingDelta, true);
+        break;
+    case 'p':
+        if (m_dialect == UsageDialect::Messages)
+            event(pos, PartialJsonDelta, true);
+        break;
+    case 'm':
+        if (m_dialect == UsageDialect::Messages && matchesAt(text, pos, MessageStart))
+            m_provisional = true;
+        else if (m_dialect == UsageDialect::Messages && matchesAt(text, pos, MessageDelta))
+            m_provisional = false;
+        break;
+    default:
+        break;
+    }
+}
+
 void UsageSniffer::scan(QByteArrayView text, qsizetype carried)
 {
     // An event key with the byte after it (a string's first character must show it is not empty).
@@ -79,7 +135,6 @@ void UsageSniffer::scan(QByteArrayView text, qsizetype carried)
     };
     const char *const begin = text.data();
     const char *const end = begin + text.size();
-    bool complete = false;
     for (const char *p = begin; p < end;) {
         p = static_cast<const char *>(std::memchr(p, '"', size_t(end - p)));
         if (!p)
@@ -89,20 +144,16 @@ void UsageSniffer::scan(QByteArrayView text, qsizetype carried)
         if (p == end)
             break;
         // The character after the quote tells which key this may be.
+        if (m_dialect != UsageDialect::Completions) {
+            scanNewApis(text, pos, *p, event);
+            continue;
+        }
         switch (*p) {
         case 'p':
-            if (matchesAt(text, pos, PromptKey)) {
-                const qint64 n = numberAfter(text, pos + PromptKey.size(), &complete);
-                if (n >= 0 && complete)
-                    m_prompt = n;
-            }
+            readFigure(text, pos, PromptKey, &m_prompt);
             break;
         case 'c':
-            if (matchesAt(text, pos, CompletionKey)) {
-                const qint64 n = numberAfter(text, pos + CompletionKey.size(), &complete);
-                if (n >= 0 && complete)
-                    m_completion = n;
-            }
+            readFigure(text, pos, CompletionKey, &m_completion);
             break;
         case 'd':
             // An empty content string (the role-only first event) is no token.

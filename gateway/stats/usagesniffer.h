@@ -13,6 +13,11 @@
 // exact figure); the gateway counts the estimate while the stream runs and adds the difference when
 // the exact usage arrives.
 //
+// The Responses and Messages APIs (UsageDialect) name the figures input_tokens and output_tokens, and
+// their text arrives as a Responses event's "delta":"…" or a Messages text_delta's "text":"…" (each one
+// token, as above). A Messages stream reports output_tokens twice: a provisional figure in message_start
+// and the final one in message_delta, so until the second the estimate stands in.
+//
 // It runs on every body piece a node sends, so it allocates nothing and reads each byte once: one
 // pass over the piece's quote characters, each checked against the few keys of interest.
 
@@ -21,18 +26,29 @@
 
 namespace switchyard::stats {
 
+// Which API's names the usage and text go by.
+enum class UsageDialect {
+    Completions, // /v1/chat/completions, /v1/completions, /v1/embeddings: prompt_tokens, completion_tokens
+    Responses,   // /v1/responses: input_tokens, output_tokens; text in "delta" events
+    Messages,    // /v1/messages: input_tokens, output_tokens (final in message_delta); text_delta events
+};
+
 class UsageSniffer final
 {
 public:
+    explicit UsageSniffer(UsageDialect dialect = UsageDialect::Completions) : m_dialect(dialect) {}
+
     void feed(QByteArrayView data);
     qint64 promptTokens() const { return m_prompt; }
     // Usage when the node reported it, otherwise the counted stream events (or -1).
     qint64 completionTokens() const
     {
-        return m_completion >= 0 ? m_completion : (m_events > 0 ? m_events : -1);
+        if (usageReported())
+            return m_completion;
+        return m_events > 0 ? m_events : m_completion;
     }
-    // Whether completionTokens() is the node's own figure rather than the estimate.
-    bool usageReported() const { return m_completion >= 0; }
+    // Whether completionTokens() is the node's own final figure rather than the estimate.
+    bool usageReported() const { return m_completion >= 0 && !m_provisional; }
     // The estimate alone: chunks with text so far.
     qint64 countedChunks() const { return m_events; }
 
@@ -42,12 +58,16 @@ public:
 private:
     // carried: in the joint region, how many of its bytes came from the carry (-1: the new data).
     void scan(QByteArrayView text, qsizetype carried);
+    template<typename Event>
+    void scanNewApis(QByteArrayView text, qsizetype pos, char first, const Event &event);
 
     std::array<char, Carry> m_carry{};
     qsizetype m_carryLength = 0;
     qint64 m_prompt = -1;
     qint64 m_completion = -1;
     qint64 m_events = 0;
+    bool m_provisional = false; // a Messages stream between message_start and message_delta
+    UsageDialect m_dialect;
 };
 
 } // namespace switchyard::stats

@@ -74,6 +74,14 @@
         <source>load aware</source>
         <translation>负载感知</translation>
     </message>
+    <message>
+        <source>session affinity</source>
+        <translation>会话亲和</translation>
+    </message>
+    <message>
+        <source>cache aware</source>
+        <translation>缓存感知</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::app::CommandLine</name>
@@ -153,6 +161,13 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     </message>
 </context>
 <context>
+    <name>switchyard::bench::MultiTurnRunner</name>
+    <message>
+        <source>%1 · conversation %2, turn %3 of %4</source>
+        <translation>%1 · 对话 %2，第 %3/%4 轮</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::client::ChatClient</name>
     <message>
         <source>HTTP %1</source>
@@ -197,6 +212,10 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>The gateway at %1 showed a certificate that is not trusted: %2</source>
         <translation>%1 处的网关出示了不受信任的证书：%2</translation>
+    </message>
+    <message>
+        <source>The answer broke off before it was complete: %1</source>
+        <translation>回答在完成前中断：%1</translation>
     </message>
 </context>
 <context>
@@ -655,6 +674,18 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
         <source>Done in %1.</source>
         <translation>用时 %1 完成。</translation>
     </message>
+    <message>
+        <source>as configured</source>
+        <translation>按当前配置</translation>
+    </message>
+    <message>
+        <source>Article&apos;s tables and sweep</source>
+        <translation>文章中的表格与并发扫描</translation>
+    </message>
+    <message>
+        <source>Multi-turn conversations</source>
+        <translation>多轮对话</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::CertificateQuestion</name>
@@ -727,7 +758,7 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     </message>
     <message>
         <source>Output tokens/s</source>
-        <translation>输出 tokens/s</translation>
+        <translation>输出 Token/秒</translation>
     </message>
     <message>
         <source>Requests/s</source>
@@ -828,6 +859,14 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>Failed attempts</source>
         <translation>失败的尝试</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hits (%)</source>
+        <translation>前缀缓存命中率 (%)</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
     </message>
 </context>
 <context>
@@ -1032,6 +1071,14 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     <message>
         <source>S&amp;ystem:</source>
         <translation>系统(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Responses API</source>
+        <translation>Responses API</translation>
+    </message>
+    <message>
+        <source>Send the chat through the Responses API (POST /v1/responses) instead of chat completions: what coding agents and the newer OpenAI SDK calls use</source>
+        <translation>通过 Responses API（POST /v1/responses）而不是 chat completions 发送对话：编程智能体和较新的 OpenAI SDK 调用使用它</translation>
     </message>
 </context>
 <context>
@@ -1985,6 +2032,117 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     </message>
 </context>
 <context>
+    <name>switchyard::ui::KeyDialog</name>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>New virtual key</source>
+        <translation>新建虚拟密钥</translation>
+    </message>
+    <message>
+        <source>Make key</source>
+        <translation>创建密钥</translation>
+    </message>
+    <message>
+        <source>Limits of %1</source>
+        <translation>%1 的限额</translation>
+    </message>
+    <message>
+        <source>whom or what it is for, e.g. ci-pipeline</source>
+        <translation>给谁或什么用，例如 ci-pipeline</translation>
+    </message>
+    <message>
+        <source>all models</source>
+        <translation>所有模型</translation>
+    </message>
+    <message>
+        <source>The models the key may ask for, as clients name them, separated by commas. Empty: every model.</source>
+        <translation>此密钥可请求的模型（按客户端的叫法），以逗号分隔。留空：所有模型。</translation>
+    </message>
+    <message>
+        <source>all providers</source>
+        <translation>所有提供方</translation>
+    </message>
+    <message>
+        <source>The providers (nodes) its requests may reach, separated by commas; routing chooses only among these. Empty: every provider.</source>
+        <translation>其请求可到达的提供方（节点），以逗号分隔；路由只在这些之中选择。留空：所有提供方。</translation>
+    </message>
+    <message>
+        <source> req/min</source>
+        <translation> 请求/分钟</translation>
+    </message>
+    <message>
+        <source> tokens/min</source>
+        <translation> token/分钟</translation>
+    </message>
+    <message>
+        <source> tokens/day</source>
+        <translation> token/天</translation>
+    </message>
+    <message>
+        <source>Prompt and completion tokens in the current UTC day.</source>
+        <translation>当前 UTC 日内的提示与补全 token。</translation>
+    </message>
+    <message>
+        <source> at once</source>
+        <translation> 个同时</translation>
+    </message>
+    <message>
+        <source>Requests in flight at once.</source>
+        <translation>同时处理中的请求数。</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>到期</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Providers:</source>
+        <translation>提供方(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>&amp;Requests per minute:</source>
+        <translation>每分钟请求数(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens per minute:</source>
+        <translation>每分钟 token(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Tokens per &amp;day:</source>
+        <translation>每天 token(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;At once:</source>
+        <translation>同时请求(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Expiry:</source>
+        <translation>到期时间：</translation>
+    </message>
+    <message>
+        <source>0 means no limit. A request over a limit gets 429 and reaches no node; tokens are counted when an answer ends.</source>
+        <translation>0 表示不限。超过限额的请求得到 429，不会到达任何节点；token 在回答结束时计入。</translation>
+    </message>
+    <message>
+        <source>A key needs a name: whom or what it is for.</source>
+        <translation>密钥需要一个名称：给谁或什么用。</translation>
+    </message>
+    <message>
+        <source>The expiry is in the past.</source>
+        <translation>到期时间已经过去。</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::KeysModel</name>
     <message>
         <source>(none)</source>
@@ -2017,6 +2175,125 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     <message>
         <source>Enabled</source>
         <translation>启用</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::KeysView</name>
+    <message>
+        <source>New key…</source>
+        <translation>新建密钥…</translation>
+    </message>
+    <message>
+        <source>Prompt tokens</source>
+        <translation>提示 token</translation>
+    </message>
+    <message>
+        <source>Completion tokens</source>
+        <translation>补全 token</translation>
+    </message>
+    <message>
+        <source>&amp;New key…</source>
+        <translation>新建密钥(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit limits…</source>
+        <translation>编辑限额(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;voke…</source>
+        <translation>吊销(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Make a virtual key with limits of its own; its secret is shown once.</source>
+        <translation>创建一个有自己限额的虚拟密钥；其密文只显示一次。</translation>
+    </message>
+    <message>
+        <source>Change the selected key&apos;s name, models, providers, limits or expiry.</source>
+        <translation>更改所选密钥的名称、模型、提供方、限额或到期时间。</translation>
+    </message>
+    <message>
+        <source>Refuse the selected key from its next request on.</source>
+        <translation>从下一个请求起拒绝所选密钥。</translation>
+    </message>
+    <message>
+        <source>Virtual keys</source>
+        <translation>虚拟密钥</translation>
+    </message>
+    <message>
+        <source>Tokens per key (top %1)</source>
+        <translation>各密钥的 token（前 %1 个）</translation>
+    </message>
+    <message>
+        <source>Key %1 (%2) made.</source>
+        <translation>已创建密钥 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>The gateway did not list its keys.</source>
+        <translation>网关没有列出其密钥。</translation>
+    </message>
+    <message>
+        <source>The key was not made: %1</source>
+        <translation>密钥未创建：%1</translation>
+    </message>
+    <message>
+        <source>Key %1 changed.</source>
+        <translation>密钥 %1 已更改。</translation>
+    </message>
+    <message>
+        <source>Key %1 was not changed: %2</source>
+        <translation>密钥 %1 未更改：%2</translation>
+    </message>
+    <message>
+        <source>Key %1 revoked: requests with its secret get 401 from now on.</source>
+        <translation>密钥 %1 已吊销：从现在起使用其密文的请求得到 401。</translation>
+    </message>
+    <message>
+        <source>Key %1 was not revoked: %2</source>
+        <translation>密钥 %1 未吊销：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>No gateway.</source>
+        <translation>没有网关。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Keys cannot be shown here.&lt;/b&gt;&lt;br&gt;%1</source>
+        <translation>&lt;b&gt;此处无法显示密钥。&lt;/b&gt;&lt;br&gt;%1</translation>
+    </message>
+    <message>
+        <source>Asking the gateway for its keys…</source>
+        <translation>正在向网关获取其密钥…</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;No virtual keys yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;A virtual key is one person&apos;s or one service&apos;s key to the gateway&apos;s OpenAI endpoints, with limits of its own: requests and tokens per minute, tokens per day, requests at once, and the models and providers it may use. The gateway counts what each key uses.&lt;/p&gt;&lt;p&gt;Its secret is shown once, when it is made. While any key is active, the OpenAI endpoints need a key.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;还没有虚拟密钥。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;虚拟密钥是某个人或某个服务访问网关 OpenAI 端点的密钥，有自己的限额：每分钟的请求数和 token、每天的 token、同时请求数，以及可使用的模型和提供方。网关会统计每个密钥的用量。&lt;/p&gt;&lt;p&gt;其密文只在创建时显示一次。只要有任何密钥处于有效状态，OpenAI 端点就需要密钥。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Nothing changed.</source>
+        <translation>没有更改。</translation>
+    </message>
+    <message>
+        <source>Revoke key</source>
+        <translation>吊销密钥</translation>
+    </message>
+    <message>
+        <source>Revoke the key %1 (%2)?</source>
+        <translation>吊销密钥 %1（%2）？</translation>
+    </message>
+    <message>
+        <source>Requests with its secret get 401 from the next one on. A revoked key stays listed with its usage, and cannot be used or changed again.</source>
+        <translation>从下一个请求起，使用其密文的请求得到 401。已吊销的密钥仍连同其用量列出，但不能再使用或更改。</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>吊销</translation>
+    </message>
+    <message>
+        <source>Tokens per key: none used yet</source>
+        <translation>各密钥的 token：尚未使用</translation>
     </message>
 </context>
 <context>
@@ -2238,7 +2515,7 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     </message>
     <message>
         <source>%1 req/s · %2 errors/s · %3 tokens/s · %4 in flight</source>
-        <translation>%1 请求/秒 · %2 错误/秒 · %3 tokens/s · %4 个处理中</translation>
+        <translation>%1 请求/秒 · %2 错误/秒 · %3 Token/秒 · %4 个处理中</translation>
     </message>
     <message>
         <source>Quit Switchyard</source>
@@ -2337,10 +2614,6 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
         <translation>&lt;b&gt;%1&lt;/b&gt; 未成功：%2</translation>
     </message>
     <message>
-        <source>Gateway: %1 done</source>
-        <translation>网关：%1 已完成</translation>
-    </message>
-    <message>
         <source>Gate&amp;ways</source>
         <translation>网关列表(&amp;W)</translation>
     </message>
@@ -2383,6 +2656,34 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+    <message>
+        <source>The gateway is paused: new requests get 503 until you resume it</source>
+        <translation>网关已暂停：在恢复之前，新请求会收到 503</translation>
+    </message>
+    <message>
+        <source>The gateway accepts requests again</source>
+        <translation>网关重新接受请求</translation>
+    </message>
+    <message>
+        <source>The gateway stopped</source>
+        <translation>网关已停止</translation>
+    </message>
+    <message>
+        <source>The gateway started</source>
+        <translation>网关已启动</translation>
+    </message>
+    <message>
+        <source>&amp;Keys</source>
+        <translation>密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Request history: %1</source>
+        <translation>请求历史：%1</translation>
+    </message>
+    <message>
+        <source>Shared limits: %1</source>
+        <translation>共享限额：%1</translation>
     </message>
 </context>
 <context>
@@ -2494,6 +2795,141 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     <message>
         <source>finish reason %1</source>
         <translation>finish reason %1</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::MultiTurnPanel</name>
+    <message>
+        <source>%1 — %2 of %3 requests</source>
+        <translation>%1 — 已完成 %2/%3 个请求</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Success</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>TTFT P50</source>
+        <translation>TTFT P50</translation>
+    </message>
+    <message>
+        <source>TTFT P95</source>
+        <translation>TTFT P95</translation>
+    </message>
+    <message>
+        <source>Latency P50</source>
+        <translation>延迟 P50</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>Token/秒</translation>
+    </message>
+    <message>
+        <source>Prefix hits</source>
+        <translation>前缀命中</translation>
+    </message>
+    <message>
+        <source>Split per node</source>
+        <translation>各节点分配</translation>
+    </message>
+    <message>
+        <source>Hit rate per node</source>
+        <translation>各节点命中率</translation>
+    </message>
+    <message>
+        <source>Multi-turn conversations</source>
+        <translation>多轮对话</translation>
+    </message>
+    <message>
+        <source>Conversations, each with a session key of its own</source>
+        <translation>对话数，每个对话有自己的会话键</translation>
+    </message>
+    <message>
+        <source>Turns per conversation; each sends the whole history</source>
+        <translation>每个对话的轮数；每轮都发送完整历史</translation>
+    </message>
+    <message>
+        <source>Conversations in flight at once</source>
+        <translation>同时进行的对话数</translation>
+    </message>
+    <message>
+        <source>Mean max_tokens of an answer (half to 1.5×)</source>
+        <translation>回答的平均 max_tokens（0.5 到 1.5 倍）</translation>
+    </message>
+    <message>
+        <source>The system prompt every conversation shares</source>
+        <translation>所有对话共享的系统提示词</translation>
+    </message>
+    <message>
+        <source>Log excerpt pasted into each question</source>
+        <translation>粘贴到每个问题中的日志片段</translation>
+    </message>
+    <message>
+        <source>Conversations:</source>
+        <translation>对话数：</translation>
+    </message>
+    <message>
+        <source>Turns:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>At a time:</source>
+        <translation>并发：</translation>
+    </message>
+    <message>
+        <source>Answer tokens:</source>
+        <translation>回答 Token 数：</translation>
+    </message>
+    <message>
+        <source>System prompt tokens:</source>
+        <translation>系统提示词 Token 数：</translation>
+    </message>
+    <message>
+        <source>Question tokens:</source>
+        <translation>问题 Token 数：</translation>
+    </message>
+    <message>
+        <source>Run &amp;multi-turn</source>
+        <translation>运行多轮测试(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Measures the checked targets as their routing is configured. Change the gateway&apos;s strategy and run again to compare.</source>
+        <translation>按当前路由配置测量所选目标。更改网关的策略后再运行一次即可比较。</translation>
+    </message>
+    <message>
+        <source>Check at least one target.</source>
+        <translation>请至少选择一个目标。</translation>
+    </message>
+    <message>
+        <source>as configured</source>
+        <translation>按当前配置</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>完成。</translation>
+    </message>
+    <message>
+        <source>(direct)</source>
+        <translation>（直连）</translation>
     </message>
 </context>
 <context>
@@ -2750,6 +3186,15 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
 Last health check: %2: %3</source>
         <translation>%1。
 上次健康检查：%2：%3</translation>
+    </message>
+    <message>
+        <source>Cache hits</source>
+        <extracomment>Column header, kept short: the node&apos;s prefix-cache hit rate (vLLM). Translate it (e.g. &quot;缓存命中&quot;).</extracomment>
+        <translation>缓存命中</translation>
+    </message>
+    <message>
+        <source>Share of prompt tokens served from the node&apos;s prefix cache over the last minute (vllm:prefix_cache_hits / queries); — when the node has no such counters</source>
+        <translation>最近一分钟内由节点前缀缓存提供的提示词 Token 占比（vllm:prefix_cache_hits / queries）；节点没有这些计数器时显示 —</translation>
     </message>
 </context>
 <context>
@@ -3199,7 +3644,7 @@ Last health check: %2: %3</source>
     </message>
     <message>
         <source>Generation speed: %1 tokens/s</source>
-        <translation>生成速度：%1 tokens/s</translation>
+        <translation>生成速度：%1 Token/秒</translation>
     </message>
     <message>
         <source>Error: %1</source>
@@ -3297,6 +3742,62 @@ Last health check: %2: %3</source>
         <source>%1: %2 (%3)</source>
         <translation>%1：%2（%3）</translation>
     </message>
+    <message>
+        <source>Why the routing strategy sent the request to this node first (docs/ROUTING.md)</source>
+        <translation>路由策略为何首先把请求发到这个节点（docs/ROUTING.md）</translation>
+    </message>
+    <message>
+        <source>Route</source>
+        <translation>路由</translation>
+    </message>
+    <message>
+        <source>Routed by: %1</source>
+        <translation>路由依据：%1</translation>
+    </message>
+    <message>
+        <source>fallback: %1</source>
+        <translation>回退：%1</translation>
+    </message>
+    <message>
+        <source>prefix %1%</source>
+        <translation>前缀 %1%</translation>
+    </message>
+    <message>
+        <source>session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>balance</source>
+        <translation>均衡</translation>
+    </message>
+    <message>
+        <source>least loaded</source>
+        <translation>负载最低</translation>
+    </message>
+    <message>
+        <source>weighted</source>
+        <translation>加权</translation>
+    </message>
+    <message>
+        <source>least outstanding</source>
+        <translation>最少未完成</translation>
+    </message>
+    <message>
+        <source>load aware</source>
+        <translation>负载感知</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>指定节点</translation>
+    </message>
+    <message>
+        <source>only node</source>
+        <translation>唯一节点</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::RequestsView</name>
@@ -3327,6 +3828,167 @@ Last health check: %2: %3</source>
     <message>
         <source>Select a request to see the nodes it was sent to, its status, timing and tokens.</source>
         <translation>选择一个请求，查看它被发送到的节点、状态、时间和 token。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::StorageSettingsBox</name>
+    <message>
+        <source>Request history and shared keys</source>
+        <translation>请求历史与共享密钥</translation>
+    </message>
+    <message>
+        <source>History file:</source>
+        <translation>历史文件：</translation>
+    </message>
+    <message>
+        <source>off: the last 1000 requests, in memory</source>
+        <translation>关闭：仅在内存中保留最近 1000 个请求</translation>
+    </message>
+    <message>
+        <source>An absolute path, like /var/lib/switchyard/history.db: every request and the virtual keys are kept there in SQLite, across restarts. Empty turns the history off.</source>
+        <translation>绝对路径，例如 /var/lib/switchyard/history.db：每个请求和虚拟密钥都保存在其中的 SQLite 里，重启后仍在。留空则关闭历史。</translation>
+    </message>
+    <message>
+        <source>Keep for (days):</source>
+        <translation>保留天数：</translation>
+    </message>
+    <message>
+        <source>30 (default)</source>
+        <translation>30（默认）</translation>
+    </message>
+    <message>
+        <source>Requests older than this are deleted from the history.</source>
+        <translation>早于此时间的请求会从历史中删除。</translation>
+    </message>
+    <message>
+        <source>At most (MB):</source>
+        <translation>最大容量（MB）：</translation>
+    </message>
+    <message>
+        <source>1024 (default)</source>
+        <translation>1024（默认）</translation>
+    </message>
+    <message>
+        <source>The oldest requests are deleted once the file grows beyond this.</source>
+        <translation>文件超过此大小后，最早的请求会被删除。</translation>
+    </message>
+    <message>
+        <source>Shared through Redis:</source>
+        <translation>通过 Redis 共享：</translation>
+    </message>
+    <message>
+        <source>off: each gateway on its own</source>
+        <translation>关闭：各网关独立计数</translation>
+    </message>
+    <message>
+        <source>redis://host:6379 (or env.NAME): replicas of this gateway share the virtual keys and enforce one limit per key between them. A URL with a password is shown masked.</source>
+        <translation>redis://host:6379（或 env.NAME）：本网关的各副本共享虚拟密钥，并对每个密钥共同执行同一限额。含密码的 URL 以掩码显示。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::RoutingSettingsBox</name>
+    <message>
+        <source>Session affinity and cache-aware routing</source>
+        <translation>会话亲和与缓存感知路由</translation>
+    </message>
+    <message>
+        <source>Session header:</source>
+        <translation>会话请求头：</translation>
+    </message>
+    <message>
+        <source>X-Session-Id (default)</source>
+        <translation>X-Session-Id（默认）</translation>
+    </message>
+    <message>
+        <source>session_affinity: the request header that names a session. Without it the body&apos;s prompt_cache_key, else its user field, is the session key.</source>
+        <translation>session_affinity：标识会话的请求头。没有它时，使用请求体的 prompt_cache_key，其次是 user 字段作为会话键。</translation>
+    </message>
+    <message>
+        <source>weighted round robin (default)</source>
+        <translation>加权轮询（默认）</translation>
+    </message>
+    <message>
+        <source>session_affinity: how requests without a session key are routed.</source>
+        <translation>session_affinity：没有会话键的请求如何路由。</translation>
+    </message>
+    <message>
+        <source>Without a session key:</source>
+        <translation>没有会话键时：</translation>
+    </message>
+    <message>
+        <source>Cache threshold:</source>
+        <translation>缓存阈值：</translation>
+    </message>
+    <message>
+        <source>0.5 (default)</source>
+        <translation>0.5（默认）</translation>
+    </message>
+    <message>
+        <source>cache_aware: the share of the prompt (0 to 1) a node must already have seen for the request to follow it; below that the least loaded node gets it.</source>
+        <translation>cache_aware：节点必须已见过的提示词比例（0 到 1），请求才会跟随它；低于该比例时交给负载最低的节点。</translation>
+    </message>
+    <message>
+        <source>Balance, absolute:</source>
+        <translation>均衡，绝对值：</translation>
+    </message>
+    <message>
+        <source>cache_aware: when the busiest node has more than this many requests (in flight plus queued) beyond the idlest…</source>
+        <translation>cache_aware：当最忙的节点比最空闲的节点多出超过这么多请求（处理中加排队）时……</translation>
+    </message>
+    <message>
+        <source>Balance, relative:</source>
+        <translation>均衡，相对值：</translation>
+    </message>
+    <message>
+        <source>…and more than this many times its load, the least loaded node gets the request whatever the others have cached.</source>
+        <translation>……并且负载超过其这么多倍时，无论其他节点缓存了什么，请求都交给负载最低的节点。</translation>
+    </message>
+    <message>
+        <source>4 (default)</source>
+        <translation>4（默认）</translation>
+    </message>
+    <message>
+        <source>1.5 (default)</source>
+        <translation>1.5（默认）</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::SecretDialog</name>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Secret of %1</source>
+        <translation>%1 的密文</translation>
+    </message>
+    <message>
+        <source>The key %1 is made. Its clients send this secret as their API key (Authorization: Bearer …):</source>
+        <translation>密钥 %1 已创建。其客户端把此密文作为 API 密钥发送（Authorization: Bearer …）：</translation>
+    </message>
+    <message>
+        <source>This is the only time the secret is shown. Store it now; the gateway keeps only its hash.</source>
+        <translation>密文只显示这一次。请现在保存；网关只保留其哈希。</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Close without copying?</source>
+        <translation>不复制就关闭？</translation>
+    </message>
+    <message>
+        <source>Close without copying? The secret cannot be shown again.</source>
+        <translation>不复制就关闭？密文无法再次显示。</translation>
+    </message>
+    <message>
+        <source>Keep it open</source>
+        <translation>保持打开</translation>
     </message>
 </context>
 <context>
@@ -3406,6 +4068,165 @@ Last health check: %2: %3</source>
     <message>
         <source>Simulated fault &apos;%1&apos;: the node %2.</source>
         <translation>模拟故障“%1”：该节点%2。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::VirtualKeysModel</name>
+    <message>
+        <source>%1 req/min</source>
+        <translation>%1 请求/分钟</translation>
+    </message>
+    <message>
+        <source>%1 tokens/min</source>
+        <translation>%1 token/分钟</translation>
+    </message>
+    <message>
+        <source>%1 tokens/day</source>
+        <translation>%1 token/天</translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
+        <translation>同时 %1 个</translation>
+    </message>
+    <message>
+        <source>no limits</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>Revoked</source>
+        <translation>已吊销</translation>
+    </message>
+    <message>
+        <source>Expired</source>
+        <translation>已过期</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>永不</translation>
+    </message>
+    <message>
+        <source>Active until %1: requests with its secret are admitted within its limits.</source>
+        <translation>有效至 %1：使用其密文的请求在限额内被接受。</translation>
+    </message>
+    <message>
+        <source>Active: requests with its secret are admitted within its limits.</source>
+        <translation>有效：使用其密文的请求在限额内被接受。</translation>
+    </message>
+    <message>
+        <source>Revoked on %1: every request with its secret gets 401. A revoked key stays listed with its usage and cannot be changed.</source>
+        <translation>已于 %1 吊销：使用其密文的每个请求都得到 401。已吊销的密钥仍连同其用量列出，且不能更改。</translation>
+    </message>
+    <message>
+        <source>Expired on %1: every request with its secret gets 401. Edit limits… can give it a new expiry.</source>
+        <translation>已于 %1 过期：使用其密文的每个请求都得到 401。“编辑限额…”可以给它新的到期时间。</translation>
+    </message>
+    <message>
+        <source>Its secret looks like %1 (the gateway keeps only a hash).</source>
+        <translation>其密文形如 %1（网关只保留哈希）。</translation>
+    </message>
+    <message>
+        <source>Requests admitted since the gateway started; %1 more were refused by the key&apos;s limits.</source>
+        <translation>网关启动以来接受的请求；另有 %1 个被此密钥的限额拒绝。</translation>
+    </message>
+    <message>
+        <source>Prompt %1 + completion %2 tokens since the gateway started, as the nodes reported them.</source>
+        <translation>网关启动以来的提示 %1 + 补全 %2 token，按节点报告的数量。</translation>
+    </message>
+    <message>
+        <source>Requests / tokens in the current minute (from :00 on the clock).</source>
+        <translation>当前这一分钟（从整分 :00 起）的请求数 / token。</translation>
+    </message>
+    <message>
+        <source>Tokens in the current UTC day.</source>
+        <translation>当前 UTC 日内的 token。</translation>
+    </message>
+    <message>
+        <source>Requests with this key being answered now.</source>
+        <translation>使用此密钥、正在回答中的请求。</translation>
+    </message>
+    <message>
+        <source>The models the key may ask for; all: any model.</source>
+        <translation>此密钥可请求的模型；全部：任何模型。</translation>
+    </message>
+    <message>
+        <source>The providers (nodes) its requests may reach; all: any.</source>
+        <translation>其请求可到达的提供方（节点）；全部：任何提供方。</translation>
+    </message>
+    <message>
+        <source>Requests / tokens in the current minute.</source>
+        <translation>当前这一分钟的请求数 / token。</translation>
+    </message>
+    <message>
+        <source>Tokens in the current UTC day, of the daily limit if it has one.</source>
+        <translation>当前 UTC 日内的 token，有每日限额时显示占限额多少。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <source>Limits</source>
+        <translation>限额</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>This minute</source>
+        <translation>本分钟</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建于</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>到期</translation>
     </message>
 </context>
 <context>

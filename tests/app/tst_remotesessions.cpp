@@ -137,6 +137,36 @@ private slots:
         QCOMPARE(sessions.windowCount(), 2);
     }
 
+    void theFleetWindowFollowsTheGatewaysConnectedAndClosed()
+    {
+        // The fleet window is open; the operator connects to one more gateway, then closes it again: it
+        // joins the fleet's sums at once and leaves them when its window is closed.
+        testing::GatewayFixture one, two, three;
+        QVERIFY(one.start({u"a"_s}));
+        QVERIFY(two.start({u"b"_s}));
+        QVERIFY(three.start({u"c"_s}));
+        const auto urlOf = [](const testing::GatewayFixture &f) { return QUrl(u"http://127.0.0.1:"_s + QString::number(f.port)); };
+        RemoteSessions sessions;
+        QVERIFY(sessions.open(urlOf(one), QString(), false));
+        QVERIFY(sessions.open(urlOf(two), QString(), false));
+        MainWindow *fleet = sessions.openFleetWindow();
+        QVERIFY(fleet);
+        QTRY_COMPARE_WITH_TIMEOUT(fleet->nodesView()->model()->rowCount(), 2, 10000);
+        QVERIFY(!fleet->windowTitle().contains(QString::number(three.port)));
+
+        MainWindow *third = sessions.open(urlOf(three), QString(), false);
+        QVERIFY(third);
+        QTRY_COMPARE_WITH_TIMEOUT(fleet->nodesView()->model()->rowCount(), 3, 10000); // a, b and c
+        QVERIFY2(fleet->windowTitle().contains(QString::number(three.port)), qPrintable(fleet->windowTitle()));
+        QCOMPARE(fleetRows(*fleet), 3);
+
+        third->quitDraining();
+        QTRY_COMPARE_WITH_TIMEOUT(fleet->nodesView()->model()->rowCount(), 2, 10000);
+        QTRY_VERIFY(!fleet->windowTitle().contains(QString::number(three.port)));
+        QCOMPARE(fleetRows(*fleet), 2);
+        QCOMPARE(sessions.windowCount(), 3); // two gateways' windows and the fleet's
+    }
+
     void aWrongAddressIsRefusedWithItsReason()
     {
         RemoteSessions sessions;

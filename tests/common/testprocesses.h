@@ -32,10 +32,17 @@ public:
     quint16 startHeadless(const QString &switchyardBin, const QString &configPath, quint16 port = 0,
                           QProcess **process = nullptr);
 
+    // A `redis-server` of the test's own on 127.0.0.1 (port 0: a free one), nothing saved to disk, ready
+    // to take connections; 0 when it could not start (not installed: scripts/install-deps.sh --test).
+    quint16 startRedis(quint16 port = 0, QProcess **process = nullptr);
+
     static void stop(QProcess *process);
     void stopAll();
 
 private:
+    // Starts program with its stderr in the log folder; the process once started, else null.
+    QProcess *launch(const QString &program, const QStringList &args, QProcess **process);
+
     QString m_logDir;
     std::vector<std::unique_ptr<QProcess>> m_processes;
 };

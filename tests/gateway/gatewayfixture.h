@@ -94,4 +94,14 @@ inline NodeSnapshot nodeSnapshot(const Gateway &g, const QString &name)
     return {};
 }
 
+// One sample of a /metrics text, e.g. series `switchyard_node_prompt_tokens_total{node="a"}`; -1 when absent.
+inline qint64 metricValue(const QByteArray &metrics, const QByteArray &series)
+{
+    for (const QByteArray &line : metrics.split('\n')) {
+        if (line.startsWith(QByteArray(series + ' ')))
+            return line.sliced(series.size() + 1).toLongLong();
+    }
+    return -1;
+}
+
 } // namespace switchyard::testing

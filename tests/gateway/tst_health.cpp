@@ -395,6 +395,47 @@ private slots:
         QCOMPARE(request(f.port, "POST", "/api/nodes/zzz/drain").status, 404);
     }
 
+    void prefixCacheHitRateFromTheNodesCounters()
+    {
+        GatewayFixture f;
+        // b has no prefix cache: its counters stay 0, so it has no hit rate to show.
+        QVERIFY(f.start(
+            {QStringLiteral("a"), QStringLiteral("b")}, {},
+            [](sim::SimNodeOptions &o) { o.performance.prefixCaching = o.name != QStringLiteral("b"); },
+            [](config::GatewayConfig &c) { c.settings.healthCheckIntervalMs = 150; }));
+        QTRY_VERIFY_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).probe.prefixCacheQueriesTotal == 0, 3000);
+
+        const std::string system(2000, 's');
+        const QByteArray body = QByteArray::fromStdString(
+            nlohmann::json{{"model", "m1"},
+                           {"max_tokens", 2},
+                           {"messages", {{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", "hi"}}}}}
+                .dump());
+        for (int i = 0; i < 4; ++i) // round-robin: two to each node
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", body).status, 200);
+        // The rate is the counters' change between checks: what the node served from its cache.
+        const sim::SimNode::Counters c = f.node(0).counters();
+        QVERIFY(c.cachedPromptTokens > 0);
+        const double expected = double(c.cachedPromptTokens) / double(c.promptTokens);
+        QTRY_VERIFY_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).probe.prefixCacheHitsTotal
+                                     == double(c.cachedPromptTokens),
+                                 3000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::abs(nodeSnapshot(f.gateway, QStringLiteral("a")).probe.prefixCacheHitRate - expected) < 0.01, 3000);
+        QCOMPARE(nodeSnapshot(f.gateway, QStringLiteral("b")).probe.prefixCacheHitRate, -1.0);
+
+        const auto j = nlohmann::json::parse(request(f.port, "GET", "/api/status").body.toStdString());
+        QVERIFY(std::abs(j["nodes"][0]["vllm"]["prefix_cache_hit_rate"].get<double>() - expected) < 0.01);
+        QVERIFY(j["nodes"][1]["vllm"]["prefix_cache_hit_rate"].is_null());
+        const health::ParsedMetrics pm = health::parsePrometheusText(request(f.port, "GET", "/metrics").body);
+        QVERIFY(std::abs(*pm.sumWhere("switchyard_node_prefix_cache_hit_ratio", "node", "a") - expected) < 0.01);
+        QVERIFY(!pm.sumWhere("switchyard_node_prefix_cache_hit_ratio", "node", "b"));
+        // And the seconds history carries it for the charts.
+        QTRY_VERIFY_WITH_TIMEOUT(!f.gateway.history(QStringLiteral("a"), 5).isEmpty()
+                                     && f.gateway.history(QStringLiteral("a"), 5).last().prefixHitRate > 0,
+                                 4000);
+    }
+
     void metricsAndStatusReportIt()
     {
         GatewayFixture f;

@@ -129,7 +129,8 @@ private slots:
         QVERIFY(r.stream);
         QCOMPARE(r.promptTokens, exact->prompt);
         QCOMPARE(r.completionTokens, exact->completion);
-        const link::NodeStatus *node = nodeOf(status(f.port), QStringLiteral("a"));
+        const link::GatewayStatus now = status(f.port); // the node's entry points into it
+        const link::NodeStatus *node = nodeOf(now, QStringLiteral("a"));
         QVERIFY(node);
         QCOMPARE(node->promptTokens, exact->prompt);
         QCOMPARE(node->completionTokens, exact->completion);
@@ -215,6 +216,35 @@ private slots:
         QCOMPARE(r.promptTokens, -1); // not known: shown as "—", not guessed
         QCOMPARE(r.completionTokens, 9);
         QCOMPARE(nodeOf(status(f.port), QStringLiteral("old"))->completionTokens, 9);
+    }
+
+    void aNodeThatRefusesStreamOptionsIsNotAskedWhenTheConfigSaysSo()
+    {
+        // Some OpenAI-compatible servers answer 400 to any member they do not know. Asking them for
+        // usage would break every stream a client did not ask usage for; with stream_usage: false the
+        // gateway leaves the body as the client wrote it and counts the chunks instead.
+        auto refuses = [](sim::SimNodeOptions &o) { o.refuseStreamOptions = true; };
+        {
+            GatewayFixture f;
+            QVERIFY(f.start({QStringLiteral("strict")}, {}, refuses));
+            const TestResponse r = request(f.port, "POST", "/v1/chat/completions", streamBody(6));
+            QCOMPARE(r.status, 400); // what the switch is for
+        }
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("strict")}, {}, refuses,
+                        [](config::GatewayConfig &c) { c.providers[0].streamUsage = false; }));
+        const TestResponse direct = request(nodePort(f), "POST", "/v1/chat/completions", streamBody(6));
+        const TestResponse via = request(f.port, "POST", "/v1/chat/completions", streamBody(6));
+        QCOMPARE(via.status, 200);
+        QVERIFY(via.complete);
+        QCOMPARE(comparable(via.body), comparable(direct.body));
+        QTRY_COMPARE(f.gateway.recentRequests().size(), 1);
+        const stats::RequestRecord r = f.gateway.recentRequests().last();
+        QCOMPARE(r.completionTokens, 6); // counted per chunk: one token each, as vLLM sends them
+        QCOMPARE(r.promptTokens, -1);
+        // A client that asks for usage itself still sends its own stream_options: the node's answer is
+        // the client's to see.
+        QCOMPARE(request(f.port, "POST", "/v1/chat/completions", streamBody(6, "{\"include_usage\":true}")).status, 400);
     }
 };
 

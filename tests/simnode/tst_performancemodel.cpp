@@ -92,6 +92,28 @@ private slots:
         QCOMPARE(r.finishedAt.at(id) - r.firstTokenAt.at(id), 90 * Ms);
     }
 
+    void promptsShareTheNodesPrefill()
+    {
+        // The prefill rate is the node's: a second prompt admitted with the first computes after it,
+        // and a short one behind a long one waits for it (vLLM's scheduler spends one budget per step).
+        ManualClock clock;
+        PerformanceModel m(fastParams(), clock.fn());
+        const qint64 t0 = clock.now;
+        const SequenceId longPrompt = m.submit(1000, 2, FinishReason::Stop);
+        const SequenceId shortPrompt = m.submit(100, 2, FinishReason::Stop);
+        const RunResult r = run(m, clock, 10'000);
+        // 1000 tokens at 1000 tok/s, then the 50 ms overhead.
+        QCOMPARE(r.firstTokenAt.at(longPrompt) - t0, 1050 * Ms);
+        // Computes from 1000 ms to 1100 ms, then its overhead.
+        QCOMPARE(r.firstTokenAt.at(shortPrompt) - t0, 1150 * Ms);
+
+        // Once the queue is empty a prompt starts at once again.
+        const qint64 t1 = clock.now;
+        const SequenceId later = m.submit(100, 2, FinishReason::Stop);
+        const RunResult r2 = run(m, clock, 10'000);
+        QCOMPARE(r2.firstTokenAt.at(later) - t1, 150 * Ms);
+    }
+
     void singleVersusFiveConcurrentRatio()
     {
         auto measure = [](int n) {

@@ -799,6 +799,85 @@ private slots:
         QVERIFY(metric(after, QStringLiteral("vllm:num_preemptions_total")) >= 0);
     }
 
+    void prefixCacheServesARepeatedPrefix()
+    {
+        SimNodeOptions o = fastOptions();
+        o.performance.prefillTokensPerSecond = 2000; // a 1000-token prompt: 0.5 s of prefill uncached
+        auto node = startNode(o);
+        QVERIFY(node);
+        const std::string system(4000, 's'); // 1000 tokens
+        auto messages = [&](int turns) {
+            Json m = Json::array({{{"role", "system"}, {"content", system}}});
+            for (int i = 0; i < turns; ++i) {
+                m.push_back({{"role", "user"}, {"content", "question " + std::to_string(i)}});
+                m.push_back({{"role", "assistant"}, {"content", "the answer to question " + std::to_string(i)}});
+            }
+            m.push_back({{"role", "user"}, {"content", "next?"}});
+            return m;
+        };
+        // The stream's final usage; ttftNs: when its first event (sent with the first token) arrived,
+        // counted from the connection's start.
+        auto streamed = [&](const Json &msgs, qint64 &ttftNs) {
+            Client c(node->port());
+            c.send(httpRequest("POST", "/v1/chat/completions",
+                               chatBody({{"messages", msgs}, {"stream", true}, {"max_tokens", 2},
+                                         {"stream_options", {{"include_usage", true}}}})));
+            if (!c.waitResponses(1))
+                return Json();
+            ttftNs = c.responses.first().eventTimesNs.value(0);
+            const QList<QByteArray> events = c.responses.first().events();
+            return Json::parse(events[events.size() - 2].toStdString(), nullptr, false);
+        };
+
+        qint64 coldNs = 0, warmNs = 0;
+        const Json cold = streamed(messages(1), coldNs);
+        QVERIFY(cold.is_object());
+        JCOMPARE(cold["usage"]["prompt_tokens_details"]["cached_tokens"], 0);
+        const QMap<QString, double> afterCold = scrape(node->port());
+        const double coldPrompt = cold["usage"]["prompt_tokens"].get<double>();
+        QCOMPARE(metric(afterCold, QStringLiteral("vllm:prefix_cache_queries_total")), coldPrompt);
+        QCOMPARE(metric(afterCold, QStringLiteral("vllm:prefix_cache_hits_total")), 0.0);
+
+        // The next turn extends the conversation: system prompt and turn 1 come from the cache.
+        const Json warm = streamed(messages(2), warmNs);
+        QVERIFY(warm.is_object());
+        const int cached = warm["usage"]["prompt_tokens_details"]["cached_tokens"];
+        QVERIFY2(cached >= 1000 && cached % 16 == 0, qPrintable(QString::number(cached)));
+        QVERIFY(cached < warm["usage"]["prompt_tokens"].get<int>());
+        // Timing as a ratio only: ~0.5 s of prefill against ~10 ms.
+        QVERIFY2(warmNs * 3 < coldNs, qPrintable(QStringLiteral("cold %1 ns, warm %2 ns").arg(coldNs).arg(warmNs)));
+        const QMap<QString, double> afterWarm = scrape(node->port());
+        QCOMPARE(metric(afterWarm, QStringLiteral("vllm:prefix_cache_queries_total")),
+                 coldPrompt + warm["usage"]["prompt_tokens"].get<double>());
+        QCOMPARE(metric(afterWarm, QStringLiteral("vllm:prefix_cache_hits_total")), double(cached));
+        QCOMPARE(node->counters().cachedPromptTokens, qint64(cached));
+
+        // Non-stream and completions answers carry it too.
+        const Json whole = fetch(node->port(), httpRequest("POST", "/v1/chat/completions",
+            chatBody({{"messages", messages(2)}, {"max_tokens", 1}}))).json();
+        QVERIFY(whole["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>() >= cached);
+        const QByteArray completion = QByteArray::fromStdString(
+            Json{{"model", Model.toStdString()}, {"prompt", system}, {"max_tokens", 1}}.dump());
+        fetch(node->port(), httpRequest("POST", "/v1/completions", completion));
+        const Json again = fetch(node->port(), httpRequest("POST", "/v1/completions", completion)).json();
+        QVERIFY(again["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>() >= 992);
+    }
+
+    void noPrefixCachingReportsNoDetails()
+    {
+        SimNodeOptions o = fastOptions();
+        o.performance.prefixCaching = false;
+        auto node = startNode(o);
+        QVERIFY(node);
+        const QByteArray body = chatBody({{"max_tokens", 1}}, std::string(800, 'x'));
+        fetch(node->port(), httpRequest("POST", "/v1/chat/completions", body));
+        const Json j = fetch(node->port(), httpRequest("POST", "/v1/chat/completions", body)).json();
+        QVERIFY(j["usage"].contains("prompt_tokens_details") && j["usage"]["prompt_tokens_details"].is_null());
+        const QMap<QString, double> m = scrape(node->port());
+        QCOMPARE(metric(m, QStringLiteral("vllm:prefix_cache_queries_total")), 0.0);
+        QCOMPARE(metric(m, QStringLiteral("vllm:prefix_cache_hits_total")), 0.0);
+    }
+
     void waitingBeyondMaxNumSeqs()
     {
         SimNodeOptions o = fastOptions();

@@ -530,6 +530,97 @@ private slots:
         QCOMPARE(cfg2->settings.listenPort, quint16(9090));
     }
 
+    // The routing box: session_affinity's and cache_aware's settings, written as numbers, a bad
+    // threshold named by its path, an emptied field back to the default.
+    void routingSettingsFromTheForm()
+    {
+        auto e = newEditor(seedText());
+        e->showForm();
+        e->form()->strategyBox()->setCurrentIndex(e->form()->strategyBox()->findData(u"cache_aware"_s));
+        emit e->form()->strategyBox()->activated(e->form()->strategyBox()->currentIndex());
+        RoutingSettingsBox *box = e->form()->routingBox();
+        box->field(u"cache_threshold"_s)->setText(u"0.7"_s);
+        emit box->field(u"cache_threshold"_s)->editingFinished();
+        box->field(u"session_header"_s)->setText(u"X-Conversation"_s);
+        emit box->field(u"session_header"_s)->editingFinished();
+        box->fallbackBox()->setCurrentIndex(box->fallbackBox()->findData(u"least_outstanding"_s));
+        emit box->fallbackBox()->activated(box->fallbackBox()->currentIndex());
+        e->validateNow();
+        QVERIFY(e->isValid());
+        const auto cfg = config::parseConfig(e->unmaskedText().toUtf8());
+        QVERIFY(cfg);
+        QCOMPARE(cfg->settings.defaultStrategy, config::RoutingStrategy::CacheAware);
+        QCOMPARE(cfg->settings.affinity.cacheThreshold, 0.7);
+        QCOMPARE(cfg->settings.affinity.sessionHeader, QByteArray("x-conversation"));
+        QCOMPARE(cfg->settings.affinity.fallbackStrategy, config::RoutingStrategy::LeastOutstanding);
+        QVERIFY(e->text().contains(u"\"cache_threshold\": 0.7"_s));
+        e->refreshForm();
+        QCOMPARE(box->field(u"cache_threshold"_s)->text(), u"0.7"_s);
+
+        box->field(u"cache_threshold"_s)->setText(u"2"_s);
+        emit box->field(u"cache_threshold"_s)->editingFinished();
+        e->validateNow();
+        QVERIFY(!e->isValid());
+        QCOMPARE(e->problems().size(), 1);
+        QVERIFY2(e->problems().front().text().contains(u"switchyard.routing.cache_threshold: must be between 0 and 1"_s),
+                 qPrintable(e->problems().front().text()));
+
+        box->field(u"cache_threshold"_s)->clear();
+        emit box->field(u"cache_threshold"_s)->editingFinished();
+        e->validateNow();
+        QVERIFY(e->isValid());
+        QVERIFY(!e->text().contains(u"cache_threshold"_s));
+
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            box->field(u"cache_threshold"_s)->setText(u"0.5"_s);
+            emit box->field(u"cache_threshold"_s)->editingFinished();
+            e->refreshForm();
+            e->resize(1280, 900);
+            e->show();
+            QVERIFY(e->grab().save(QString::fromLocal8Bit(shots) + u"/config-form-routing.png"_s));
+        }
+    }
+
+    // The history and Redis box: switchyard.history written from its fields (a bad number named by its
+    // path), an emptied file turning the history off with its other settings, a Redis URL read back.
+    void storageSettingsFromTheForm()
+    {
+        auto e = newEditor(seedText());
+        e->showForm();
+        StorageSettingsBox *box = e->form()->storageBox();
+        const auto type = [box](const QString &key, const QString &text) {
+            box->field(key)->setText(text);
+            emit box->field(key)->editingFinished();
+        };
+        type(u"history.path"_s, u"/var/lib/switchyard/history.db"_s);
+        type(u"history.max_age_days"_s, u"7"_s);
+        type(u"redis_url"_s, u"redis://10.0.0.9:6379"_s);
+        e->validateNow();
+        QVERIFY2(e->isValid(), qPrintable(e->problems().empty() ? QString() : e->problems().front().text()));
+        const auto cfg = config::parseConfig(e->unmaskedText().toUtf8());
+        QVERIFY(cfg);
+        QCOMPARE(cfg->settings.history.path, u"/var/lib/switchyard/history.db"_s);
+        QCOMPARE(cfg->settings.history.maxAgeDays, 7);
+        QCOMPARE(cfg->settings.history.maxSizeMb, 1024); // untouched: the default
+        QCOMPARE(cfg->settings.redisUrl, u"redis://10.0.0.9:6379"_s);
+        e->refreshForm();
+        QCOMPARE(box->field(u"history.max_age_days"_s)->text(), u"7"_s);
+
+        type(u"history.max_size_mb"_s, u"lots"_s);
+        e->validateNow();
+        QVERIFY(!e->isValid());
+        QVERIFY2(e->problems().front().text().contains(u"switchyard.history.max_size_mb"_s),
+                 qPrintable(e->problems().front().text()));
+        type(u"history.max_size_mb"_s, QString());
+
+        // No file, no history: its days go with it, and the config stays valid.
+        type(u"history.path"_s, QString());
+        e->validateNow();
+        QVERIFY(e->isValid());
+        QVERIFY(!e->text().contains(u"history"_s));
+        QVERIFY(e->text().contains(u"redis://10.0.0.9:6379"_s));
+    }
+
     void keysAreMaskedAndReferencesNeverResolved()
     {
         QString text = seedText();
@@ -781,6 +872,78 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(e.get()));
             e->grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(u"config-json-masked.png"_s));
         }
+    }
+
+    void aRedisUrlIsMaskedWhenItHoldsAPassword()
+    {
+        // A Redis URL with a password is a secret; one without is an address the operator should read.
+        QString seed = seedText();
+        seed.replace(u"\n  }\n}"_s,
+                     u"\n  },\n  \"switchyard\": {\"listen\": \"127.0.0.1:0\", \"redis_url\": \"redis://:r3dis-pw@10.0.0.9:6379\"}\n}"_s);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"config.json"_s);
+        QVERIFY(writeText(path, seed));
+        auto e = newEditor();
+        QVERIFY(e->openFile(path));
+        QVERIFY2(e->isValid(), qPrintable(e->problemList()->count() ? e->problemList()->item(0)->text() : QString()));
+        QVERIFY(!e->textEdit()->toPlainText().contains(u"r3dis-pw"_s));
+        QVERIFY(e->textEdit()->toPlainText().contains(u"\"redis_url\": \"********\""_s));
+        std::optional<config::GatewayConfig> applied;
+        e->setApplier([&](const config::GatewayConfig &cfg, const QString &) {
+            applied = cfg;
+            return Gateway::ApplyResult{};
+        });
+        QVERIFY(e->apply());
+        QCOMPARE(applied->settings.redisUrl, u"redis://:r3dis-pw@10.0.0.9:6379"_s);
+
+        seed.replace(u"redis://:r3dis-pw@10.0.0.9:6379"_s, u"redis://10.0.0.9:6379"_s);
+        QVERIFY(writeText(path, seed));
+        auto plain = newEditor();
+        QVERIFY(plain->openFile(path));
+        QVERIFY(plain->textEdit()->toPlainText().contains(u"\"redis_url\": \"redis://10.0.0.9:6379\""_s));
+    }
+
+    void secretsAfterASyntaxErrorAreMaskedToo()
+    {
+        // A file opened with a mistake above its secrets (a missing comma): the JSON view still shows
+        // none of them, and once the comma is typed back, saving writes them as they were.
+        QString seed = seedText();
+        seed.replace(u"\"s1-key\", \"value\": \"dummy\""_s, u"\"s1-key\", \"value\": \"sk-0ne\""_s);
+        seed.replace(u"{\"name\": \"s2-key\", \"value\": \"dummy\""_s, u"{\"value\": \"sk-tw0\", \"name\": \"s2-key\""_s);
+        seed.replace(u"\"base_url\": \"http://192.168.200.102:8030\","_s,
+                     u"\"base_url\": \"http://192.168.200.102:8030\", \"extra_headers\": {\"X-Token\": \"hdr-s3cret\"},"_s);
+        seed.replace(u"\n  }\n}"_s, u"\n  },\n  \"switchyard\": {\"api_keys\": [\"env.S1_KEY\", \"client-k3y\"]}\n}"_s);
+        QVERIFY(seed.contains(u"client-k3y"_s) && seed.contains(u"hdr-s3cret"_s) && seed.contains(u"sk-tw0"_s));
+        QString broken = seed;
+        const QString withComma = u"\"default_request_timeout_in_seconds\": 120,\n"_s;
+        broken.replace(broken.indexOf(withComma), withComma.size(), u"\"default_request_timeout_in_seconds\": 120\n"_s);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"config.json"_s);
+        QVERIFY(writeText(path, broken));
+        auto e = newEditor();
+        QVERIFY(e->openFile(path));
+        QVERIFY(!e->isValid());
+
+        const QString shown = e->textEdit()->toPlainText();
+        for (const QString &secret : {u"sk-0ne"_s, u"sk-tw0"_s, u"hdr-s3cret"_s, u"client-k3y"_s})
+            QVERIFY2(!shown.contains(secret), qPrintable(secret));
+        QCOMPARE(shown.count(u"\"********\""_s), 4);
+        QVERIFY(shown.contains(u"\"env.S1_KEY\""_s)); // a reference is no secret
+
+        // Not saved while broken: the file keeps its secrets.
+        QVERIFY(!e->save());
+        QCOMPARE(readText(path), broken);
+
+        // The comma typed back: the secrets go back where the masks stand.
+        QTextCursor c(e->textEdit()->document());
+        const QString line = u"\"default_request_timeout_in_seconds\": 120\n"_s;
+        c.setPosition(int(e->text().indexOf(line)) + int(line.size()) - 1);
+        c.insertText(u","_s);
+        e->validateNow();
+        QVERIFY2(e->isValid(), qPrintable(e->problemList()->count() ? e->problemList()->item(0)->text() : QString()));
+        QCOMPARE(e->unmaskedText(), seed);
+        QVERIFY(e->save());
+        QCOMPARE(readText(path), seed);
     }
 
     void aMaskWithoutASecretIsAProblem()

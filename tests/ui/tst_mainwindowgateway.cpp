@@ -22,6 +22,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -48,6 +49,7 @@ struct Panel
     app::DemoFleet fleet;
     Gateway gateway;
     std::unique_ptr<MainWindow> window;
+    QString historyPath; // switchyard.history.path, when set before setUp()
 
     bool setUp()
     {
@@ -59,6 +61,7 @@ struct Panel
             return false;
         cfg->settings.listenPort = 0;
         cfg->settings.workerThreads = 2;
+        cfg->settings.history.path = historyPath;
         window = std::make_unique<MainWindow>(&gateway);
         window->setDemoNodes(fleet.nodes());
         window->applyConfig(*cfg, u"demo"_s);
@@ -135,6 +138,22 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
+    }
+
+    // A history file that cannot be opened: the gateway serves on, and the window says why once.
+    void aHistoryThatCannotBeOpenedIsANote()
+    {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath(u"notadir"_s));
+        QVERIFY(blocker.open(QIODevice::WriteOnly)); // a file where the history's directory should be
+        blocker.close();
+        Panel panel;
+        panel.historyPath = dir.filePath(u"notadir/history.db"_s);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"no lasting history"_s));
+        QVERIFY(panel.setUp());
+        panel.window->show();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.window->bannerText().startsWith(u"Request history:"_s), 10000);
+        QVERIFY(panel.window->bannerText().contains(panel.historyPath));
     }
 
     void bannerWhileTheGatewayIsOffOrPaused()

@@ -318,7 +318,7 @@ private slots:
         m_window->replaceView(MainWindow::View::Config, editor);
         QCOMPARE(m_window->currentView(), MainWindow::View::Config);
         QVERIFY(editor->isVisible());
-        QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 7); // … Chat, Benchmark, Gateways
+        QCOMPARE(m_window->findChild<QTabWidget *>()->count(), 8); // … Chat, Benchmark, Gateways
         // The rest of the window carries on (applying a config updated the old placeholder before).
         m_window->applyConfig(m_config, u"demo"_s);
     }

@@ -285,6 +285,7 @@ private slots:
         b.status.running = 2;
         b.status.waiting = 1;
         b.status.kvCacheUsage = 0.42;
+        b.status.prefixCacheHitRate = 0.875;
         b.status.models = {u"m1"_s, u"m2"_s, u"m1"_s}; // once per key: named once
         model.setNodes({node(u"a"_s), b});
         QCOMPARE(changed.size(), 1);
@@ -302,6 +303,8 @@ private slots:
         QCOMPARE(text(NodesModel::InFlight), u"3"_s);
         QCOMPARE(text(NodesModel::Queue), u"2 / 1"_s);
         QCOMPARE(text(NodesModel::KvCache), u"42 %"_s);
+        QCOMPARE(text(NodesModel::CacheHits), u"88 %"_s);
+        QCOMPARE(model.index(row, NodesModel::CacheHits).data(NodesModel::SortRole).toDouble(), 0.875);
         QCOMPARE(text(NodesModel::TokensPerSec), u"27.5"_s);
         QCOMPARE(text(NodesModel::RequestsPerSec), u"0.40"_s);
         QCOMPARE(text(NodesModel::LatencyP95), u"1.23 s"_s);
@@ -316,6 +319,7 @@ private slots:
         // Unmeasured values are a dash, not a zero.
         QCOMPARE(model.index(0, NodesModel::Queue).data().toString(), u"\u2014"_s);
         QCOMPARE(model.index(0, NodesModel::KvCache).data().toString(), u"\u2014"_s);
+        QCOMPARE(model.index(0, NodesModel::CacheHits).data().toString(), u"\u2014"_s); // no prefix counters
         QCOMPARE(model.index(0, NodesModel::LatencyP95).data().toString(), u"\u2014"_s);
         for (int c = 0; c < NodesModel::ColumnCount; ++c)
             QVERIFY(!model.headerData(c, Qt::Horizontal).toString().isEmpty());
@@ -368,6 +372,33 @@ private slots:
         QCOMPARE(model.index(0, RequestsModel::Ttft).data().toString(), u"\u2014"_s);
         QVERIFY(model.index(0, RequestsModel::Endpoint).data().toString().startsWith(u"POST /v1/chat/completions"_s));
         QVERIFY(RequestsModel::describe(*model.record(0)).contains(u"Completion tokens: 20"_s));
+
+        // Why the request went where it went: its own column and a line of the detail.
+        stats::RequestRecord routed = record(40);
+        routed.route = u"prefix 87%"_s;
+        model.append({routed});
+        const int last = model.rowCount() - 1;
+        QCOMPARE(model.index(last, RequestsModel::Route).data().toString(), u"prefix 87%"_s);
+        QCOMPARE(model.index(0, RequestsModel::Route).data().toString(), u"\u2014"_s); // none recorded
+        QVERIFY(RequestsModel::describe(*model.record(last)).contains(u"Routed by: prefix 87%"_s));
+        QCOMPARE(RequestsModel::routeText(u"fallback: least outstanding"_s), u"fallback: least outstanding"_s);
+        QCOMPARE(RequestsModel::routeText(u"something new"_s), u"something new"_s);
+        QCOMPARE(RequestsModel::routeText(u"session, balance"_s), u"session, balance"_s);
+        if (const QByteArray shots = qgetenv("SWITCHYARD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            RequestsView view;
+            QList<stats::RequestRecord> shown;
+            const char *reasons[] = {"session", "prefix 87%", "balance", "fallback: weighted", "least loaded", "pinned"};
+            for (int i = 0; i < 6; ++i) {
+                stats::RequestRecord r = record(i);
+                r.route = QString::fromLatin1(reasons[i]);
+                r.node = i % 2 ? u"vllm-server2"_s : u"vllm-server1"_s;
+                shown.append(r);
+            }
+            view.append(shown);
+            view.resize(1280, 420);
+            view.show();
+            QVERIFY(view.grab().save(QString::fromLocal8Bit(shots) + u"/requests-route.png"_s));
+        }
 
         model.setCapacity(2);
         QCOMPARE(model.rowCount(), 2);

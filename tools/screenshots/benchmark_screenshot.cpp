@@ -7,8 +7,13 @@
 // --history keeps the runs in FILE (default: a temporary file); --no-run only shows what FILE holds;
 // --only LABEL measures only the targets whose label starts with LABEL; --compare shows the newest run
 // compared with the one before it; --slow NODE makes that demo node twice as slow (fault "slow") first.
+// --multiturn STRATEGIES runs the multi-turn page against the gateway's pool once per strategy (a
+// comma-separated list, each applied to the gateway as its default strategy) and prints its Markdown.
 #include "bench/benchmarkview.h"
 #include "bench/benchformat.h"
+#include "bench/benchtargets.h"
+#include "bench/multiturnformat.h"
+#include "bench/multiturnpanel.h"
 #include "config/configloader.h"
 #include "demofleet.h"
 #include "gateway.h"
@@ -79,6 +84,38 @@ int main(int argc, char **argv)
         loop.exec();
         return true;
     };
+    const qsizetype multiArg = args.indexOf(u"--multiturn"_s);
+    if (multiArg > 0 && multiArg + 1 < args.size()) {
+        view.setCheckedTargets({view.targetLabels().filter(u"gateway"_s).value(0)});
+        view.showMultiTurn();
+        ui::MultiTurnPanel *panel = view.multiTurnPanel();
+        for (const QString &strategy : args[multiArg + 1].split(u',', Qt::SkipEmptyParts)) {
+            auto withStrategy = config::parseConfig(bench::configWithDefaultStrategy(*json, strategy));
+            if (!withStrategy) {
+                std::fprintf(stderr, "%s: %s\n", qPrintable(strategy), qPrintable(withStrategy.error().first().toString()));
+                return 1;
+            }
+            withStrategy->settings.listenPort = 0;
+            gateway.applyConfig(*withStrategy);
+            QEventLoop loop;
+            QObject::connect(panel, &ui::MultiTurnPanel::runningChanged, &loop, [&](bool running) {
+                if (!running)
+                    loop.quit();
+            });
+            if (!panel->startRun())
+                return 1;
+            loop.exec();
+        }
+        QEventLoop settle;
+        QTimer::singleShot(300, &settle, &QEventLoop::quit);
+        settle.exec();
+        if (!view.grab().save(out))
+            return 1;
+        const QByteArray md = panel->markdown().toUtf8();
+        std::fwrite(md.constData(), 1, size_t(md.size()), stdout);
+        gateway.stopNow();
+        return 0;
+    }
     bench::BenchmarkPlan plan = view.currentPlan();
     if (quick) {
         plan.repetitions = 1;

@@ -8,6 +8,8 @@
 # build/tools/screenshots/configeditor_screenshot docs/screenshots/config-form.png docs/screenshots/config-json.png.
 # connect-dialog.png and gateways-view.png (two in-process gateways with drift and a faulted node) from
 # build/tools/screenshots/fleet_screenshot docs/screenshots/connect-dialog.png docs/screenshots/gateways-view.png.
+# keys.png and keys-secret.png (the Keys tab, four keys with usage; a new key's secret shown once) from
+# build/tools/screenshots/keys_screenshot docs/screenshots/keys.png docs/screenshots/keys-secret.png.
 #   tools/screenshots/take_screenshots.sh [path/to/switchyard] [output dir]
 set -euo pipefail
 BIN=$(realpath "${1:-build/app/switchyard}")
@@ -64,7 +66,7 @@ fi
 sleep 8
 view 1; click 400 152; shot nodes-fault
 view 2; shot charts
-view 4; shot config
+view 5; shot config
 kill $T1 $T2 $T3 $T4 2>/dev/null || true
 
 # A start that fails: a second panel on the same port.

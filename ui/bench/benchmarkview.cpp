@@ -6,7 +6,9 @@
 #include "bench/benchmarksuiteform.h"
 #include "bench/benchmarksweepcharts.h"
 #include "bench/benchmarktargetpicker.h"
+#include "bench/multiturnpanel.h"
 #include "gateway.h"
+#include "link/gatewaystatus.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -21,6 +23,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QThread>
 #include <QTimer>
 #include <QToolButton>
@@ -155,11 +158,30 @@ void BenchmarkView::buildUi()
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
 
+    // The local gateway's pool is labelled with its configured strategy; any other target "as configured".
+    auto strategyOf = [this](const bench::Target &t) {
+        if (!m_gateway || !m_gateway->isRunning() || !t.label.startsWith(u"gateway"_s))
+            return tr("as configured");
+        const auto routing = link::configToJson(m_gateway->config(), true)["switchyard"]["routing"];
+        const auto name = routing.value("default_strategy", std::string());
+        return name.empty() ? tr("as configured") : QString::fromStdString(name);
+    };
+    m_multiTurn = new MultiTurnPanel([this] { return m_targets->checkedTargets(); }, strategyOf, this);
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(u"benchPages"_s);
+    m_pages->addTab(split, tr("Article's tables and sweep"));
+    m_pages->addTab(m_multiTurn, tr("Multi-turn conversations"));
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_pages, 1);
     updateButtons();
+}
+
+void BenchmarkView::showMultiTurn()
+{
+    m_pages->setCurrentWidget(m_multiTurn);
 }
 
 // Run and Cancel, the progress, the last word on the run, and what the numbers mean.

@@ -29,6 +29,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
+class QTabWidget;
 class QThread;
 class QTimer;
 class QToolButton;
@@ -46,6 +47,7 @@ class BenchmarkResultTables;
 class BenchmarkSuiteForm;
 class BenchmarkSweepCharts;
 class BenchmarkTargetPicker;
+class MultiTurnPanel;
 
 class BenchmarkView final : public QWidget
 {
@@ -97,6 +99,9 @@ public:
     QTableWidget *sweepTable() const;
     QChart *throughputChart() const;
     QChart *latencyChart() const;
+    // The "Multi-turn conversations" page, and showing it.
+    MultiTurnPanel *multiTurnPanel() const { return m_multiTurn; }
+    void showMultiTurn();
 
 signals:
     void runningChanged(bool running);
@@ -153,6 +158,8 @@ private:
     QToolButton *m_delete = nullptr;
     BenchmarkResultTables *m_tables = nullptr;
     BenchmarkSweepCharts *m_charts = nullptr;
+    MultiTurnPanel *m_multiTurn = nullptr;
+    QTabWidget *m_pages = nullptr;
     bool m_updatingPickers = false;
     // The run's clock and the runner's last estimate of what is left (counted down between estimates).
     QElapsedTimer m_runClock;

@@ -311,6 +311,7 @@ bool ChatConsole::send(const QString &text)
     req.model = model;
     req.temperature = settings.temperature;
     req.maxTokens = settings.maxTokens;
+    req.responsesApi = m_settings->responsesApi();
     // The history as it stands, this question included and the empty reply below not yet.
     Conversation forRequest = settings;
     forRequest.messages = m_conversation.messages;

@@ -3,6 +3,7 @@
 #include "chat/conversation.h"
 #include "chatmodelpicker.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -62,6 +63,11 @@ QLayout *ChatSettingsBar::buildSamplingRow()
     auto *maxLabel = new QLabel(tr("Max t&okens:"), this);
     maxLabel->setBuddy(m_maxTokens);
 
+    m_responsesApi = new QCheckBox(tr("Responses API"), this);
+    m_responsesApi->setObjectName(u"chatResponsesApi"_s);
+    m_responsesApi->setToolTip(tr("Send the chat through the Responses API (POST /v1/responses) instead of chat "
+                                  "completions: what coding agents and the newer OpenAI SDK calls use"));
+
     auto button = [this](const QString &text, const QString &name, const QString &toolTip, void (ChatSettingsBar::*signal)()) {
         auto *b = new QPushButton(text, this);
         b->setObjectName(name);
@@ -88,6 +94,8 @@ QLayout *ChatSettingsBar::buildSamplingRow()
     row->addSpacing(12);
     row->addWidget(maxLabel);
     row->addWidget(m_maxTokens);
+    row->addSpacing(12);
+    row->addWidget(m_responsesApi);
     row->addStretch(1);
     row->addWidget(newChat);
     row->addWidget(load);
@@ -118,6 +126,11 @@ void ChatSettingsBar::applyTo(client::Conversation &c) const
     if (m_temperature->value() > m_temperature->minimum())
         c.temperature = m_temperature->value();
     c.maxTokens = m_maxTokens->value();
+}
+
+bool ChatSettingsBar::responsesApi() const
+{
+    return m_responsesApi->isChecked();
 }
 
 void ChatSettingsBar::setSystemPrompt(const QString &text)

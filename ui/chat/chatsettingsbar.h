@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <optional>
 
+class QCheckBox;
 class QDoubleSpinBox;
 class QPlainTextEdit;
 class QSpinBox;
@@ -36,6 +37,8 @@ public:
     void setTemperature(std::optional<double> temperature);
     // 0: not sent, the node decides.
     void setMaxTokens(int maxTokens);
+    // Whether replies come through the Responses API (/v1/responses) rather than chat completions.
+    bool responsesApi() const;
     // Asking for the models makes sense only while the gateway runs.
     void setRefreshEnabled(bool enabled);
 
@@ -53,6 +56,7 @@ private:
     QToolButton *m_refresh;
     QDoubleSpinBox *m_temperature;
     QSpinBox *m_maxTokens;
+    QCheckBox *m_responsesApi;
     QPlainTextEdit *m_systemPrompt;
 };
 

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -18,6 +19,20 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::ui {
 
+namespace {
+
+// The form's page inside its scroll area. A word-wrapped note makes a layout height-for-width, and then
+// QScrollArea sizes its widget to the preferred height and scrolls; this page says no, so inside its
+// holder it fills the window, the tables take what is left, and it scrolls only below its minimum.
+class FormPage final : public QWidget
+{
+public:
+    using QWidget::QWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
+} // namespace
+
 ConfigForm::ConfigForm(QWidget *parent)
     : QWidget(parent), m_stack(new QStackedWidget(this)), m_unreadable(new QLabel(this)),
       m_providersModel(new ProvidersModel(this)), m_keysModel(new KeysModel(this)),
@@ -25,13 +40,23 @@ ConfigForm::ConfigForm(QWidget *parent)
       m_addProvider(new QPushButton(tr("Add provider"), this)),
       m_removeProvider(new QPushButton(tr("Remove provider"), this)),
       m_addKey(new QPushButton(tr("Add key"), this)), m_removeKey(new QPushButton(tr("Remove key"), this)),
-      m_listen(new QLineEdit(this)), m_listenNote(new QLabel(this)), m_strategy(new QComboBox(this))
+      m_listen(new QLineEdit(this)), m_listenNote(new QLabel(this)), m_strategy(new QComboBox(this)),
+      m_routing(new RoutingSettingsBox(this)), m_storage(new StorageSettingsBox(this))
 {
     setObjectName(u"configForm"_s);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
-    m_stack->addWidget(buildPage());
+    // Scrollable, so the form's minimum height (tables, gateway and routing boxes) never becomes the window's.
+    auto *scroll = new QScrollArea(m_stack);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    auto *holder = new QWidget(scroll);
+    auto *holderLayout = new QVBoxLayout(holder);
+    holderLayout->setContentsMargins(0, 0, 0, 0);
+    holderLayout->addWidget(buildPage());
+    scroll->setWidget(holder);
+    m_stack->addWidget(scroll);
 
     m_unreadable->setObjectName(u"formUnreadable"_s);
     m_unreadable->setWordWrap(true);
@@ -47,7 +72,7 @@ ConfigForm::ConfigForm(QWidget *parent)
 // The form itself: the providers table and its buttons, the keys table and its buttons, the gateway box.
 QWidget *ConfigForm::buildPage()
 {
-    auto *page = new QWidget(m_stack);
+    auto *page = new FormPage(m_stack);
     auto *l = new QVBoxLayout(page);
     l->setContentsMargins(6, 6, 6, 6);
     auto *title = new QLabel(
@@ -77,7 +102,15 @@ QWidget *ConfigForm::buildPage()
     kb->addStretch(1);
     l->addLayout(kb);
 
-    l->addWidget(buildGatewayBox(page));
+    // Side by side: the listener and default strategy beside the routing for the KV cache.
+    auto *boxes = new QHBoxLayout;
+    boxes->addWidget(buildGatewayBox(page), 1);
+    boxes->addWidget(m_routing, 1);
+    l->addLayout(boxes);
+    auto *lower = new QHBoxLayout;
+    lower->addWidget(m_storage, 1);
+    lower->addStretch(1);
+    l->addLayout(lower);
     return page;
 }
 
@@ -94,6 +127,8 @@ void ConfigForm::setUpTables()
         v->setAlternatingRowColors(true);
         v->horizontalHeader()->setStretchLastSection(true);
         v->setWordWrap(false);
+        // Room for a header and about three rows; the tables grow with the window, the boxes below stay seen.
+        v->setMinimumHeight(v->horizontalHeader()->sizeHint().height() + 3 * v->verticalHeader()->defaultSectionSize() + 4);
     }
     m_providersView->setObjectName(u"providersTable"_s);
     m_providersView->setModel(m_providersModel);
@@ -146,6 +181,8 @@ void ConfigForm::connectSignals()
         emit editRequested(edits);
     });
     connect(m_keysModel, &KeysModel::editRequested, this, &ConfigForm::editRequested);
+    connect(m_routing, &RoutingSettingsBox::editRequested, this, &ConfigForm::editRequested);
+    connect(m_storage, &StorageSettingsBox::editRequested, this, &ConfigForm::editRequested);
     connect(m_providersView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (current.isValid())
@@ -188,6 +225,8 @@ void ConfigForm::setForm(const FormData &form, const config::ConfigProblems &pro
     m_providersModel->setForm(form, problems);
     if (!m_listen->hasFocus() && m_listen->text() != form.listen)
         m_listen->setText(form.listen);
+    m_routing->setForm(form);
+    m_storage->setForm(form);
     const int s = m_strategy->findData(form.defaultStrategy);
     m_strategy->setCurrentIndex(s >= 0 ? s : 0);
     if (m_strategy->currentIndex() == 0 && !form.defaultStrategy.isEmpty()) {

@@ -16,6 +16,8 @@
 #include "jsonedit.h"
 #include "keysmodel.h"
 #include "providersmodel.h"
+#include "routingsettingsbox.h"
+#include "storagesettingsbox.h"
 
 #include <QWidget>
 
@@ -53,6 +55,8 @@ public:
     void setListenOverride(const QString &listen, const QString &inUse);
     QString listenNote() const;
     QComboBox *strategyBox() const { return m_strategy; }
+    RoutingSettingsBox *routingBox() const { return m_routing; }
+    StorageSettingsBox *storageBox() const { return m_storage; }
 
     QString selectedProvider() const;
     void selectProvider(const QString &name);
@@ -89,6 +93,8 @@ private:
     QLineEdit *m_listen;
     QLabel *m_listenNote;
     QComboBox *m_strategy;
+    RoutingSettingsBox *m_routing;
+    StorageSettingsBox *m_storage;
     config::ConfigProblems m_problems;
     QString m_selected; // kept across refreshes by name
 };

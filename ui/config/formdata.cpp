@@ -101,10 +101,27 @@ FormProvider readProvider(const JsonTextIndex &index, int node)
 void readSettings(const JsonTextIndex &index, int sy, FormData &f)
 {
     f.listen = index.stringAt(sy, u"listen").value_or(QString());
+    if (const auto url = index.stringAt(sy, u"redis_url"))
+        f.storageSettings.insert(u"redis_url"_s, *url);
+    const int history = index.member(sy, u"history");
+    if (history >= 0 && index.node(history).kind == Kind::Object) {
+        for (const QString &key : {u"path"_s, u"max_age_days"_s, u"max_size_mb"_s}) {
+            if (const auto text = index.stringAt(history, key))
+                f.storageSettings.insert(u"history."_s + key, *text);
+            else if (const auto number = index.numberAt(history, key))
+                f.storageSettings.insert(u"history."_s + key, QString::number(*number, 'g', 12));
+        }
+    }
     const int routing = index.member(sy, u"routing");
     if (routing < 0 || index.node(routing).kind != Kind::Object)
         return;
     f.defaultStrategy = index.stringAt(routing, u"default_strategy").value_or(QString());
+    for (const QString &key : routingSettingKeys()) {
+        if (const auto text = index.stringAt(routing, key))
+            f.routingSettings.insert(key, *text);
+        else if (const auto number = index.numberAt(routing, key))
+            f.routingSettings.insert(key, QString::number(*number, 'g', 12));
+    }
     const int models = index.member(routing, u"models");
     if (models >= 0 && index.node(models).kind == Kind::Object) {
         for (int m : index.node(models).children) {
@@ -118,7 +135,14 @@ void readSettings(const JsonTextIndex &index, int sy, FormData &f)
 
 QStringList strategyIds()
 {
-    return {u"weighted_round_robin"_s, u"least_outstanding"_s, u"load_aware"_s};
+    return {u"weighted_round_robin"_s, u"least_outstanding"_s, u"load_aware"_s, u"session_affinity"_s,
+            u"cache_aware"_s};
+}
+
+QStringList routingSettingKeys()
+{
+    return {u"session_header"_s, u"fallback_strategy"_s, u"cache_threshold"_s, u"balance_abs_threshold"_s,
+            u"balance_rel_threshold"_s};
 }
 
 QString strategyLabel(const QString &id)
@@ -129,6 +153,10 @@ QString strategyLabel(const QString &id)
         return QObject::tr("least outstanding");
     if (id == u"load_aware"_s)
         return QObject::tr("load aware");
+    if (id == u"session_affinity"_s)
+        return QObject::tr("session affinity");
+    if (id == u"cache_aware"_s)
+        return QObject::tr("cache aware");
     return id;
 }
 

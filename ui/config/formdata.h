@@ -46,7 +46,16 @@ struct FormData
     QString listen;          // switchyard.listen as written, empty when absent
     QString defaultStrategy; // switchyard.routing.default_strategy as written, empty when absent
     QMap<QString, QString> strategyByModel;
+    // session_affinity's and cache_aware's settings in switchyard.routing, each as written (JSON text
+    // for the numbers), empty when absent.
+    QMap<QString, QString> routingSettings;
+    // switchyard.history's members ("history.path", …) and switchyard.redis_url, each as written (JSON
+    // text for the numbers), empty when absent.
+    QMap<QString, QString> storageSettings;
 };
+
+// The members of switchyard.routing the routing box edits, besides the strategies.
+QStringList routingSettingKeys();
 
 FormData readForm(const JsonTextIndex &index);
 

@@ -1,7 +1,8 @@
 #pragma once
 
 // The JSON view never shows a literal secret: a provider key's value, an extra header's value,
-// switchyard.api_keys and admin_keys appear as "********" (link::MaskedSecret, what GET /api/config shows),
+// switchyard.api_keys and admin_keys, and a redis_url with a password in it, appear as "********"
+// (link::MaskedSecret, what GET /api/config shows),
 // the form shows them as dots. env.NAME references stay as written: they are no secret. The secrets
 // themselves stay here, each at its place, found by the rule link::restoreMaskedSecrets uses for a masked
 // config that comes back over the management API: a key by its provider's and its own name (else its

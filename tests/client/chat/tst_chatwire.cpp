@@ -5,6 +5,7 @@
 #include "chat/conversation.h"
 #include "openai/openaistream.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -205,6 +206,39 @@ private slots:
         QCOMPARE(s.tokensPerSecond(), 15.0);
         s.completionTokens = -1;
         QCOMPARE(s.tokensPerSecond(), -1.0);
+    }
+
+    void responsesApiBodyAndEvents()
+    {
+        ChatRequest req;
+        req.model = u"m1"_s;
+        req.messages = QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Hi"_s}}};
+        req.maxTokens = 12;
+        req.responsesApi = true;
+        const QJsonObject body = QJsonDocument::fromJson(req.body()).object();
+        QCOMPARE(body.value("input"_L1).toArray().size(), 1);
+        QCOMPARE(body.value("max_output_tokens"_L1).toInt(), 12);
+        QVERIFY(body.value("stream"_L1).toBool());
+        QVERIFY(!body.contains("messages"_L1) && !body.contains("stream_options"_L1));
+
+        const ChatStreamEvent delta = parseResponsesStreamEvent(
+            R"({"content_index":0,"delta":"Hel","item_id":"msg_1","type":"response.output_text.delta"})");
+        QCOMPARE(delta.kind, ChatStreamEvent::Kind::Chunk);
+        QCOMPARE(delta.content, u"Hel"_s);
+        const ChatStreamEvent created = parseResponsesStreamEvent(
+            R"({"response":{"id":"resp_1","status":"in_progress","usage":null},"type":"response.created"})");
+        QVERIFY(created.content.isEmpty() && !created.hasUsage);
+        const ChatStreamEvent completed = parseResponsesStreamEvent(
+            R"({"response":{"id":"resp_1","model":"m1","status":"incomplete","usage":{"input_tokens":7,)"
+            R"("input_tokens_details":{"cached_tokens":2},"output_tokens":12}},"type":"response.completed"})");
+        QVERIFY(completed.hasUsage);
+        QCOMPARE(completed.usage.promptTokens, 7);
+        QCOMPARE(completed.usage.completionTokens, 12);
+        QCOMPARE(completed.usage.cachedPromptTokens, 2);
+        QCOMPARE(completed.finishReason, u"length"_s);
+        const ChatStreamEvent error = parseResponsesStreamEvent(R"({"type":"error","code":"x","message":"it broke"})");
+        QCOMPARE(error.kind, ChatStreamEvent::Kind::Error);
+        QCOMPARE(error.error, u"it broke"_s);
     }
 };
 

@@ -133,6 +133,58 @@ private slots:
         QCOMPARE((*again)->status, 200);
     }
 
+    void aStreamArrivesInPiecesAsItIsSent()
+    {
+        // A chat stream at 20 tokens/s: the head comes first, then pieces while the node still
+        // generates (not all at the end), and the result's body stays empty: the receiver kept them.
+        sim::SimNodeOptions o = fastNodeOptions(u"s"_s);
+        o.performance.tokensPerSecond = 20;
+        sim::SimNode node(o);
+        QVERIFY(node.start());
+        HttpClient client;
+        HttpRequest r = get(node.baseUrl() + u"/v1/chat/completions"_s);
+        r.method = "POST";
+        r.addHeader("Content-Type", "application/json");
+        r.body = R"({"model":"m1","stream":true,"max_tokens":10,"ignore_eos":true,"messages":[{"role":"user","content":"hi"}]})";
+        r.timeoutMs = 0;
+        r.idleTimeoutMs = 5000;
+        r.maxResponseBytes = 16; // does not apply to a stream: its receiver bounds what it keeps
+        int status = 0, pieces = 0, piecesWhileRunning = 0;
+        QByteArray received;
+        r.onHead = [&](const HttpResponse &head) { status = head.status; };
+        r.onBody = [&](QByteArrayView piece) {
+            ++pieces;
+            received += piece;
+            if (node.counters().running > 0)
+                ++piecesWhileRunning;
+        };
+        const auto result = run(client, r);
+        QVERIFY(result.has_value());
+        QVERIFY2(result->hasValue(), qPrintable(result->hasValue() ? QString() : result->error().message));
+        QCOMPARE(status, 200);
+        QVERIFY((*result)->body.isEmpty());
+        QVERIFY(received.endsWith("data: [DONE]\n\n"));
+        QVERIFY2(piecesWhileRunning >= 3, qPrintable(QString::number(piecesWhileRunning)));
+        QVERIFY(pieces > 1);
+    }
+
+    void aStreamThatFallsSilentTimesOut()
+    {
+        // No limit on the whole exchange (a reply may stream for minutes), but one on the silence.
+        sim::SimNode node(fastNodeOptions(u"h"_s));
+        QVERIFY(node.start());
+        node.setFault(sim::FaultMode::Hang);
+        HttpClient client;
+        HttpRequest r = get(node.baseUrl() + u"/health"_s);
+        r.timeoutMs = 0;
+        r.idleTimeoutMs = 300;
+        r.onBody = [](QByteArrayView) {};
+        const auto result = run(client, r);
+        QVERIFY(result.has_value() && !result->hasValue());
+        QCOMPARE(result->error().kind, HttpErrorKind::Timeout);
+        QVERIFY2(result->error().message.contains(u"sent nothing for 300 ms"_s), qPrintable(result->error().message));
+    }
+
     void aBodyOverTheCapIsRefused()
     {
         sim::SimNode node(fastNodeOptions(u"big"_s));

@@ -170,7 +170,7 @@ private slots:
     void historySeries()
     {
         const QByteArray body = R"({"interval_s":1,"series":{"*":{"second":[10,11],"requests_per_s":[1,2.5],
-            "errors_per_s":[0,0],"latency_p95_ms":[null,40]}}})";
+            "errors_per_s":[0,0],"latency_p95_ms":[null,40],"prefix_cache_hit_rate":[null,0.75]}}})";
         const auto h = parseHistorySeries(body, u"*"_s);
         QVERIFY(h.hasValue());
         QCOMPARE(h->size(), 2);
@@ -179,6 +179,8 @@ private slots:
         QCOMPARE(h->at(0).latencyP95Ms, -1.f);
         QCOMPARE(h->at(1).latencyP95Ms, 40.f);
         QCOMPARE(h->at(1).ttftP50Ms, -1.f); // a column the gateway did not send
+        QCOMPARE(h->at(0).prefixHitRate, -1.f); // the node had no prefix-cache counters then
+        QCOMPARE(h->at(1).prefixHitRate, 0.75f);
         QVERIFY(parseHistorySeries(body, u"nosuch"_s)->isEmpty());
     }
 };

@@ -354,6 +354,68 @@ private slots:
         QVERIFY(done.last().at(2).toString().contains(u"404"_s));
     }
 
+    // The Keys view's path to a headless gateway: a key made shows its secret once and works at once; its
+    // usage, a change of its limits and its revocation come back as the gateway sees them.
+    void virtualKeysMadeChangedAndRevoked()
+    {
+        RemoteGatewayLink link(options());
+        QSignalSpy created(&link, &link::GatewayLink::keyCreated);
+        QSignalSpy changed(&link, &link::GatewayLink::keyChanged);
+        QSignalSpy listed(&link, &link::GatewayLink::keysFetched);
+        QSignalSpy done(&link, &link::GatewayLink::commandFinished);
+        link.start();
+        QTRY_COMPARE_WITH_TIMEOUT(link.linkStatus().state, LinkState::Connected, 10000);
+
+        keys::KeyChange spec;
+        spec.name = u"ci-pipeline"_s;
+        spec.requestsPerMinute = 100;
+        spec.models = QStringList{u"m1"_s};
+        link.createKey(spec);
+        QVERIFY(created.wait(10000));
+        const auto made = created.last().at(0).value<keys::KeyListing>();
+        const QString secret = created.last().at(1).toString();
+        QVERIFY(secret.startsWith(u"sy-"_s));
+        QVERIFY(made.key.id.startsWith(u"vk_"_s));
+        QCOMPARE(made.key.name, u"ci-pipeline"_s);
+        QCOMPARE(made.key.limits.requestsPerMinute, 100);
+        QCOMPARE(made.key.models, QStringList{u"m1"_s});
+        QVERIFY(made.key.createdMs > 0);
+
+        const auto used = testing::request(m_gatewayPort, "POST", "/v1/chat/completions", testing::chatBody("m1", 4),
+                                           10000, {{"Authorization", "Bearer " + secret.toUtf8()}});
+        QCOMPARE(used.status, 200);
+
+        link.fetchKeys();
+        QVERIFY(listed.wait(10000));
+        const auto keysNow = listed.last().at(0).value<QList<keys::KeyListing>>();
+        QCOMPARE(keysNow.size(), 1);
+        QCOMPARE(keysNow[0].key.id, made.key.id);
+        QCOMPARE(keysNow[0].usage.requests, 1);
+        QVERIFY(keysNow[0].usage.completionTokens > 0);
+        QVERIFY(keysNow[0].key.secretHint.startsWith(u"sy-"_s));
+
+        keys::KeyChange limits;
+        limits.maxConcurrent = 3;
+        link.updateKey(made.key.id, limits);
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(changed.last().at(0).value<keys::KeyListing>().key.limits.maxConcurrent, 3);
+        QCOMPARE(changed.last().at(0).value<keys::KeyListing>().key.limits.requestsPerMinute, 100); // left as it was
+
+        link.revokeKey(made.key.id);
+        QVERIFY(changed.wait(10000));
+        QVERIFY(changed.last().at(0).value<keys::KeyListing>().key.revokedMs > 0);
+        const auto refused = testing::request(m_gatewayPort, "POST", "/v1/chat/completions", testing::chatBody("m1", 4),
+                                              10000, {{"Authorization", "Bearer " + secret.toUtf8()}});
+        QCOMPARE(refused.status, 401);
+
+        // A bad change is a failed command with the gateway's words.
+        keys::KeyChange unnamed;
+        unnamed.name = QString();
+        link.createKey(unnamed);
+        QTRY_VERIFY_WITH_TIMEOUT(done.last().at(0).toString() == u"create key"_s && !done.last().at(1).toBool(), 10000);
+        QVERIFY2(done.last().at(2).toString().contains(u"name"_s), qPrintable(done.last().at(2).toString()));
+    }
+
     void configPutAppliedOrInvalid()
     {
         RemoteGatewayLink link(options());

@@ -241,6 +241,41 @@ private slots:
         QVERIFY(!pc.allowed.allows(RequestKind::TextCompletionStream));
         QVERIFY(pc.allowed.allows(RequestKind::Embedding));
         QVERIFY(!pc.allowed.allows(RequestKind::ListModels));
+        // Bifrost's names for the Responses (and Messages) API: responses_stream follows responses.
+        QVERIFY(pc.allowed.allows(RequestKind::Responses));
+        QVERIFY(pc.allowed.allows(RequestKind::ResponsesStream));
+        QVERIFY(!pc.allowed.allows(RequestKind::CountTokens));
+    }
+
+    // vLLM's own endpoints and audio uploads: Bifrost's keys (transcription, rerank) and Switchyard's
+    // (translation follows transcription; tokenize, score, pooling, classify default to false).
+    void allowedRequestsForVllmEndpoints()
+    {
+        Json j = minimal();
+        j["providers"]["p1"]["custom_provider_config"]["allowed_requests"] = {
+            {"chat_completion", true}, {"transcription", true}, {"transcription_stream", false},
+            {"rerank", true}, {"pooling", true}};
+        const auto cfg = parseConfig(dump(j), noEnv);
+        QVERIFY2(cfg.hasValue(), qPrintable(cfg.hasValue() ? QString() : describe(cfg.error())));
+        const AllowedRequests &a = cfg->providers.at(0).allowed;
+        QVERIFY(a.allows(RequestKind::Transcription));
+        QVERIFY(!a.allows(RequestKind::TranscriptionStream));
+        QVERIFY(a.allows(RequestKind::Translation));        // follows transcription
+        QVERIFY(a.allows(RequestKind::TranslationStream));  // follows translation
+        QVERIFY(a.allows(RequestKind::Rerank));
+        QVERIFY(a.allows(RequestKind::Pooling));
+        QVERIFY(!a.allows(RequestKind::Tokenize));
+        QVERIFY(!a.allows(RequestKind::Score));
+        QVERIFY(!a.allows(RequestKind::Classify));
+        QCOMPARE(QByteArray(flagName(RequestKind::TranscriptionStream)), QByteArray("transcription_stream"));
+        QCOMPARE(QByteArray(flagName(RequestKind::Tokenize)), QByteArray("tokenize"));
+        // Absent allowed_requests: everything, these included.
+        const auto open = parseConfig(dump(minimal()), noEnv);
+        QVERIFY(open.hasValue());
+        for (RequestKind kind : {RequestKind::Transcription, RequestKind::TranscriptionStream, RequestKind::Translation,
+                                 RequestKind::TranslationStream, RequestKind::Rerank, RequestKind::Tokenize,
+                                 RequestKind::Score, RequestKind::Pooling, RequestKind::Classify})
+            QVERIFY2(open->providers.at(0).allowed.allows(kind), flagName(kind));
     }
 
     void providerNamedOpenAiNeedsNoCustomConfig()
@@ -305,6 +340,39 @@ private slots:
         QCOMPARE(s.strategyByModel.value(u"nemotron-3-super"_s), RoutingStrategy::LoadAware);
         QCOMPARE(s.strategyByModel.value(u"org/m"_s), RoutingStrategy::WeightedRoundRobin);
         QCOMPARE(s.apiKeys, (QStringList{u"sk-literal"_s, u"sk-from-env"_s}));
+        QVERIFY(s.affinity == AffinitySettings()); // not written: the defaults
+    }
+
+    // session_affinity's and cache_aware's settings, and the strategies by their names.
+    void affinitySettings()
+    {
+        Json j = minimal();
+        j["switchyard"]["routing"] = {{"default_strategy", "session_affinity"},
+                                      {"models", {{"big", "cache_aware"}}},
+                                      {"session_header", "X-Conversation"},
+                                      {"fallback_strategy", "cache_aware"},
+                                      {"cache_threshold", 0.7},
+                                      {"balance_abs_threshold", 8},
+                                      {"balance_rel_threshold", 1.5},
+                                      {"cache_index_max_entries", 50000},
+                                      {"cache_index_max_age_ms", 120000}};
+        const auto cfg = parseConfig(dump(j), noEnv);
+        QVERIFY2(cfg.hasValue(), qPrintable(cfg.hasValue() ? QString() : describe(cfg.error())));
+        const GatewaySettings &s = cfg->settings;
+        QCOMPARE(s.defaultStrategy, RoutingStrategy::SessionAffinity);
+        QCOMPARE(s.strategyByModel.value(u"big"_s), RoutingStrategy::CacheAware);
+        QCOMPARE(s.affinity.sessionHeader, QByteArray("x-conversation")); // headers compare in lower case
+        QCOMPARE(s.affinity.fallbackStrategy, RoutingStrategy::CacheAware);
+        QCOMPARE(s.affinity.cacheThreshold, 0.7);
+        QCOMPARE(s.affinity.balanceAbsThreshold, 8);
+        QCOMPARE(s.affinity.balanceRelThreshold, 1.5);
+        QCOMPARE(s.affinity.cacheIndexMaxEntries, qint64(50000));
+        QCOMPARE(s.affinity.cacheIndexMaxAgeMs, qint64(120000));
+        // Switchyard's own keys: the Bifrost export leaves them out with the rest of `switchyard`.
+        const auto exported = exportBifrostConfig(dump(j));
+        QVERIFY(exported.hasValue());
+        QVERIFY(!exported->contains("cache_threshold"));
+        QVERIFY(!exported->contains("session_affinity"));
     }
 
     void envReferences()
@@ -335,6 +403,18 @@ private slots:
         QVERIFY(!missingApiKey.hasValue());
         QVERIFY2(hasProblem(missingApiKey.error(), u"switchyard.api_keys[0]"_s, u"NOPE"_s),
                  qPrintable(describe(missingApiKey.error())));
+
+        // A Redis URL with its password kept in the environment: the reference is what the file keeps.
+        j["switchyard"] = {{"redis_url", "env.REDIS_URL"}};
+        const auto redis = parseConfig(dump(j), fakeEnv({{u"S1_KEY"_s, u"s"_s}, {u"REDIS_URL"_s, u"redis://:pw@10.0.0.9"_s}}));
+        QVERIFY2(redis.hasValue(), qPrintable(redis.hasValue() ? QString() : describe(redis.error())));
+        QCOMPARE(redis->settings.redisUrl, u"redis://:pw@10.0.0.9"_s);
+        QCOMPARE(redis->settings.redisUrlRef, u"env.REDIS_URL"_s);
+        // A bad URL in the environment is named by the config's path, without the URL (it may hold a password).
+        const auto badRedis = parseConfig(dump(j), fakeEnv({{u"S1_KEY"_s, u"s"_s}, {u"REDIS_URL"_s, u"rediss://:pw@h"_s}}));
+        QVERIFY(!badRedis.hasValue());
+        QVERIFY2(hasProblem(badRedis.error(), u"switchyard.redis_url"_s, u"TLS"_s), qPrintable(describe(badRedis.error())));
+        QVERIFY(!describe(badRedis.error()).contains(u":pw@"_s));
     }
 
     void processEnvironmentReadsTheRealOne()
@@ -511,13 +591,41 @@ private slots:
         row("routing bad strategy", "/switchyard", "{\"routing\": {\"default_strategy\": \"round_robin\"}}",
             u"switchyard.routing.default_strategy"_s, u"unknown routing strategy \"round_robin\""_s);
         row("routing model strategy", "/switchyard", "{\"routing\": {\"models\": {\"m\": \"fastest\"}}}",
-            u"switchyard.routing.models.m"_s, u"weighted_round_robin, least_outstanding or load_aware"_s);
+            u"switchyard.routing.models.m"_s, u"weighted_round_robin, least_outstanding, load_aware, "
+                                               "session_affinity or cache_aware"_s);
+        row("cache threshold above 1", "/switchyard", "{\"routing\": {\"cache_threshold\": 1.5}}",
+            u"switchyard.routing.cache_threshold"_s, u"must be between 0 and 1"_s);
+        row("cache threshold not a number", "/switchyard", "{\"routing\": {\"cache_threshold\": \"half\"}}",
+            u"switchyard.routing.cache_threshold"_s, u"must be a number, not a string"_s);
+        row("balance rel below 1", "/switchyard", "{\"routing\": {\"balance_rel_threshold\": 0.5}}",
+            u"switchyard.routing.balance_rel_threshold"_s, u"must be between 1 and 1000"_s);
+        row("balance abs negative", "/switchyard", "{\"routing\": {\"balance_abs_threshold\": -1}}",
+            u"switchyard.routing.balance_abs_threshold"_s, u"between 0 and"_s);
+        row("index too small", "/switchyard", "{\"routing\": {\"cache_index_max_entries\": 3}}",
+            u"switchyard.routing.cache_index_max_entries"_s, u"between 16 and"_s);
+        row("index age too short", "/switchyard", "{\"routing\": {\"cache_index_max_age_ms\": 10}}",
+            u"switchyard.routing.cache_index_max_age_ms"_s, u"between 1000 and"_s);
+        row("session header with a space", "/switchyard", "{\"routing\": {\"session_header\": \"X Session\"}}",
+            u"switchyard.routing.session_header"_s, u"is not a header name"_s);
+        row("fallback is session_affinity", "/switchyard",
+            "{\"routing\": {\"fallback_strategy\": \"session_affinity\"}}",
+            u"switchyard.routing.fallback_strategy"_s, u"cannot be session_affinity itself"_s);
+        row("fallback typo", "/switchyard", "{\"routing\": {\"fallback_strategy\": \"cache_awar\"}}",
+            u"switchyard.routing.fallback_strategy"_s, u"did you mean \"cache_aware\"?"_s);
         row("api_keys wrong type", "/switchyard", "{\"api_keys\": \"sk\"}", u"switchyard.api_keys"_s,
             u"must be an array"_s);
         row("api_key not a string", "/switchyard", "{\"api_keys\": [\"a\", 1]}", u"switchyard.api_keys[1]"_s,
             u"must be a string"_s);
         row("api_key empty", "/switchyard", "{\"api_keys\": [\"\"]}", u"switchyard.api_keys[0]"_s,
             u"must not be empty"_s);
+        row("redis_url not a URL", "/switchyard", "{\"redis_url\": \"10.0.0.9:6379\"}", u"switchyard.redis_url"_s,
+            u"redis://"_s);
+        row("redis_url with TLS", "/switchyard", "{\"redis_url\": \"rediss://10.0.0.9:6380\"}",
+            u"switchyard.redis_url"_s, u"TLS"_s);
+        row("redis_url database", "/switchyard", "{\"redis_url\": \"redis://10.0.0.9/31\"}", u"switchyard.redis_url"_s,
+            u"0 to 15"_s);
+        row("redis_url wrong type", "/switchyard", "{\"redis_url\": 6379}", u"switchyard.redis_url"_s,
+            u"must be a string"_s);
     }
 
     void mistakes()

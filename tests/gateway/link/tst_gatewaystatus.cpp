@@ -48,6 +48,7 @@ GatewayStatus sampleStatus()
     n.running = 3;
     n.waiting = 40;
     n.kvCacheUsage = 0.8731;
+    n.prefixCacheHitRate = 0.625;
     n.attempts = 60;
     n.failures = 1;
     n.errorRate = 1.0 / 60.0;
@@ -80,7 +81,9 @@ private slots:
         QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error()));
         QVERIFY(*parsed == s);
         QCOMPARE(parsed->nodes[0].kvCacheUsage, std::optional<double>(0.8731));
+        QCOMPARE(parsed->nodes[0].prefixCacheHitRate, std::optional<double>(0.625)); // the remote panel's column
         QVERIFY(!parsed->nodes[1].running); // no vLLM gauges: none, not zero
+        QVERIFY(!parsed->nodes[1].prefixCacheHitRate);
 
         GatewayStatus paused = s;
         paused.paused = true;

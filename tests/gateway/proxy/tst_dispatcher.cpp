@@ -152,8 +152,11 @@ private slots:
             QVERIFY(d.local);
             QCOMPARE(d.local->status, 404);
             const QString message = QString::fromStdString(json(d.local->body)["error"]["message"].get<std::string>());
-            QVERIFY2(message.contains(u"/v1/chat/completions, /v1/completions, /v1/embeddings and /v1/models"_s),
-                     qPrintable(message));
+            QVERIFY2(message.contains(u"/v1/chat/completions, /v1/completions, /v1/embeddings, "_s), qPrintable(message));
+            // vLLM's own endpoints and audio uploads are served too; and the Responses and Messages APIs.
+            for (const QString &served : {u"/v1/audio/transcriptions, "_s, u"/tokenize, "_s, u"/v2/rerank, "_s,
+                                          u"/classify"_s, u"/v1/responses, "_s, u"/v1/messages/count_tokens"_s, u"/v1/models, "_s})
+                QVERIFY2(message.contains(served), qPrintable(message));
         }
         // An unknown management path is a plain 404.
         const proxy::Dispatch d = dispatch(request("GET", "/api/nope"));

@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+using switchyard::stats::UsageDialect;
 using switchyard::stats::UsageSniffer;
 
 namespace {
@@ -27,6 +28,44 @@ QByteArray stream(bool withUsage)
             "\n\n";
     s += "data: [DONE]\n\n";
     return s;
+}
+
+// A Responses API stream as vLLM sends it: three text deltas, the *.done events repeating the text,
+// and the usage in response.completed.
+QByteArray responsesStream()
+{
+    QByteArray s = "event: response.created\ndata: {\"response\":{\"id\":\"resp_1\",\"output\":[],\"usage\":null},"
+                   "\"sequence_number\":0,\"type\":\"response.created\"}\n\n";
+    for (int i = 0; i < 3; ++i)
+        s += "event: response.output_text.delta\ndata: {\"content_index\":0,\"delta\":\"tok\",\"item_id\":\"msg_1\","
+             "\"type\":\"response.output_text.delta\"}\n\n";
+    s += "event: response.output_text.done\ndata: {\"text\":\"toktoktok\",\"type\":\"response.output_text.done\"}\n\n"
+         "event: response.completed\ndata: {\"response\":{\"id\":\"resp_1\",\"output\":[{\"content\":[{\"text\":"
+         "\"toktoktok\",\"type\":\"output_text\"}]}],\"usage\":{\"input_tokens\":21,\"input_tokens_details\":"
+         "{\"cached_tokens\":0},\"output_tokens\":3,\"output_tokens_details\":{\"reasoning_tokens\":0},"
+         "\"total_tokens\":24}},\"type\":\"response.completed\"}\n\n";
+    return s;
+}
+
+// A Messages API stream: a provisional output_tokens in message_start, the final one in message_delta.
+QByteArray messagesStart()
+{
+    return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[],"
+           "\"usage\":{\"input_tokens\":17,\"output_tokens\":0}}}\n\n"
+           "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+           "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n";
+}
+QByteArray messagesDelta()
+{
+    return "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+           "\"delta\":{\"type\":\"text_delta\",\"text\":\"tok\"}}\n\n";
+}
+QByteArray messagesEnd(int output)
+{
+    return "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+           "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+           "\"usage\":{\"input_tokens\":17,\"output_tokens\":" + QByteArray::number(output) + "}}\n\n"
+           "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 }
 } // namespace
 
@@ -120,6 +159,44 @@ private slots:
                "\"finish_reason\":\"stop\"}]}\n\n");
         QCOMPARE(u.countedChunks(), 4);
         QCOMPARE(u.completionTokens(), 4);
+    }
+
+    void responsesDialect()
+    {
+        const QByteArray s = responsesStream();
+        for (qsizetype cut = 1; cut < s.size(); ++cut) {
+            UsageSniffer u(UsageDialect::Responses);
+            u.feed(QByteArrayView(s).first(cut));
+            u.feed(QByteArrayView(s).sliced(cut));
+            QVERIFY2(u.countedChunks() == 3, qPrintable(QString::number(cut))); // the *.done text is no token
+            QCOMPARE(u.promptTokens(), 21);
+            QCOMPARE(u.completionTokens(), 3);
+            QVERIFY(u.usageReported());
+        }
+        UsageSniffer chat; // the chat dialect does not read the Responses API's names
+        chat.feed(s);
+        QCOMPARE(chat.promptTokens(), -1);
+    }
+
+    void messagesDialectCountsLiveUntilTheFinalUsage()
+    {
+        UsageSniffer u(UsageDialect::Messages);
+        u.feed(messagesStart());
+        QCOMPARE(u.promptTokens(), 17);
+        QVERIFY(!u.usageReported()); // message_start's output_tokens is provisional
+        for (int i = 0; i < 4; ++i)
+            u.feed(messagesDelta());
+        QCOMPARE(u.completionTokens(), 4); // the live estimate, not message_start's 0
+        u.feed(messagesEnd(5));
+        QVERIFY(u.usageReported());
+        QCOMPARE(u.completionTokens(), 5);
+
+        UsageSniffer whole(UsageDialect::Messages); // a message that did not stream
+        whole.feed(R"({"id":"msg_2","type":"message","content":[{"type":"text","text":"Hi there"}],)"
+                   R"("usage":{"input_tokens":9,"output_tokens":2}})");
+        QVERIFY(whole.usageReported());
+        QCOMPARE(whole.completionTokens(), 2);
+        QCOMPARE(whole.promptTokens(), 9);
     }
 
     void numberCutAtTheEndOfARead()

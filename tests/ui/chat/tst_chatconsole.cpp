@@ -6,6 +6,7 @@
 #include "gateway/gatewayfixture.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -284,6 +285,31 @@ private slots:
         const auto outcome = done.first().first().value<ChatOutcome>();
         QCOMPARE(outcome.end, ChatOutcome::End::Failed);
         QVERIFY2(outcome.error.contains(u"Cannot reach"_s), qPrintable(outcome.error));
+    }
+
+    void talksThroughTheResponsesApi()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({A}));
+        ChatConsole console(&f.gateway);
+        console.show();
+        QTRY_VERIFY(!console.availableModels().isEmpty());
+        auto *responses = console.findChild<QCheckBox *>(u"chatResponsesApi"_s);
+        QVERIFY(responses);
+        responses->setChecked(true);
+        const ChatMessage first = exchange(console, u"Which track is free?"_s);
+        QCOMPARE(first.state, ChatMessage::State::Complete);
+        QVERIFY(!first.content.isEmpty());
+        QVERIFY(first.stats.completionTokens > 0); // from response.completed
+        QVERIFY(first.stats.promptTokens > 0);
+        QCOMPARE(first.stats.node, A);
+        const QJsonObject body = QJsonDocument::fromJson(console.client()->lastRequestBody()).object();
+        QVERIFY(body.contains("input"_L1));
+        QVERIFY(!body.contains("messages"_L1));
+        // The next turn sends the history as the input: question, reply, question.
+        const ChatMessage second = exchange(console, u"And the next one?"_s);
+        QCOMPARE(second.state, ChatMessage::State::Complete);
+        QCOMPARE(QJsonDocument::fromJson(console.client()->lastRequestBody()).object().value("input"_L1).toArray().size(), 3);
     }
 
     void historyIsSentOnTheNextTurn()

@@ -1,0 +1,270 @@
+// The lasting history through a real gateway (switchyard.history, docs/HISTORY.md), as an operator sees
+// it: requests are found by /api/history/requests after the gateway restarts, with their key, node and
+// status; the per-bucket sums agree with what the node served; virtual keys and a day's token limit
+// survive the restart; a history file that cannot be opened leaves the gateway serving and says why.
+
+#include "common/testhttpclient.h"
+#include "gateway/gatewayfixture.h"
+#include "history/historystore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+#include <nlohmann/json.hpp>
+
+using namespace Qt::Literals::StringLiterals;
+using namespace switchyard;
+using namespace switchyard::testing;
+using nlohmann::json;
+
+namespace {
+
+json bodyOf(const TestResponse &r)
+{
+    return json::parse(r.body.toStdString(), nullptr, false);
+}
+
+QString str(const json &v)
+{
+    return v.is_string() ? QString::fromStdString(v.get<std::string>()) : QString();
+}
+
+TestResponse chat(quint16 port, const std::string &secret = {}, int maxTokens = 4)
+{
+    return request(port, "POST", "/v1/chat/completions", chatBody("m1", maxTokens), 10000,
+                   secret.empty() ? QList<QPair<QByteArray, QByteArray>>{}
+                                  : QList<QPair<QByteArray, QByteArray>>{{"Authorization", "Bearer " + QByteArray::fromStdString(secret)}});
+}
+
+// The records /api/history/requests finds for this query (a null json when it did not answer 200).
+json found(quint16 port, const QByteArray &query = {})
+{
+    const TestResponse r = request(port, "GET", "/api/history/requests" + (query.isEmpty() ? QByteArray() : "?" + query));
+    return r.status == 200 ? bodyOf(r)["data"] : json();
+}
+
+qsizetype countFound(quint16 port, const QByteArray &query = {})
+{
+    const json d = found(port, query);
+    return d.is_array() ? qsizetype(d.size()) : -1;
+}
+
+// PUT from another thread: the gateway applies on this (the test's) thread, whose event loop must run.
+TestResponse putConfig(quint16 port, const QByteArray &text, const QByteArray &ifMatch = {})
+{
+    TestResponse out;
+    std::atomic<bool> done{false};
+    QThread *t = QThread::create([&] {
+        QList<QPair<QByteArray, QByteArray>> headers{{"Content-Type", "application/json"}};
+        if (!ifMatch.isEmpty())
+            headers.append({"If-Match", ifMatch});
+        out = request(port, "PUT", "/api/config", text, 15000, headers);
+        done = true;
+    });
+    t->start();
+    (void)QTest::qWaitFor([&] { return done.load(); }, 20000);
+    t->wait();
+    delete t;
+    return out;
+}
+
+std::function<void(config::GatewayConfig &)> withHistory(const QString &path)
+{
+    return [path](config::GatewayConfig &c) { c.settings.history.path = path; };
+}
+
+} // namespace
+
+class TestHistoryApi final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void requestsAndKeysOutliveARestart()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(u"state/history.db"_s); // its directory is made too
+        std::string secret, keyId;
+        {
+            GatewayFixture f;
+            QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+            QVERIFY(f.gateway.history());
+            const TestResponse made = request(f.port, "POST", "/api/keys", R"({"name": "ci", "tokens_per_day": 1000000})");
+            QCOMPARE(made.status, 201);
+            secret = bodyOf(made).value("secret", "");
+            keyId = bodyOf(made).value("id", "");
+            for (int i = 0; i < 3; ++i)
+                QCOMPARE(chat(f.port, secret).status, 200);
+            f.node(0).setFault(sim::FaultMode::Error500);
+            QCOMPARE(chat(f.port, secret).status, 502);
+            f.node(0).setFault(sim::FaultMode::Healthy);
+            QTRY_COMPARE(countFound(f.port), 4);
+        } // the gateway stops; its history is written and closed
+
+        GatewayFixture f;
+        QVERIFY(f.start({u"b"_s}, {}, {}, withHistory(path)));
+        const json all = found(f.port);
+        QCOMPARE(qsizetype(all.size()), 4);
+        QCOMPARE(str(all[0]["node"]), u"a"_s); // newest first: the failed one
+        QCOMPARE(all[0]["status"].get<int>(), 502);
+        QCOMPARE(str(all[0]["key"]), QString::fromStdString(keyId));
+        QVERIFY(!all[0]["tried"].empty());
+        QCOMPARE(countFound(f.port, "status=failed"), 1);
+        QCOMPARE(countFound(f.port, "status=ok"), 3);
+        QCOMPARE(countFound(f.port, "key=" + QByteArray::fromStdString(keyId)), 4);
+        QCOMPARE(countFound(f.port, "key=vk_0000000000000000"), 0);
+        QCOMPARE(countFound(f.port, "node=b"), 0);
+
+        // Paging: two pages of two, no gap, no repeat.
+        const TestResponse first = request(f.port, "GET", "/api/history/requests?limit=2");
+        const json p1 = bodyOf(first);
+        QCOMPARE(p1["data"].size(), size_t(2));
+        const qint64 next = p1["next_before"].get<qint64>();
+        const json p2 = bodyOf(request(f.port, "GET", "/api/history/requests?limit=2&before=" + QByteArray::number(next)));
+        QCOMPARE(p2["data"].size(), size_t(2));
+        QVERIFY(p2["data"][0]["id"].get<qint64>() != p1["data"][1]["id"].get<qint64>());
+
+        // The key came back with the history: the same secret works, and it is listed.
+        QCOMPARE(chat(f.port, secret).status, 200);
+        QCOMPARE(chat(f.port).status, 401); // a key is active again: the endpoints need one
+        const json keys = bodyOf(request(f.port, "GET", "/api/keys"))["data"];
+        QCOMPARE(keys.size(), size_t(1));
+        QCOMPARE(str(keys[0]["id"]), QString::fromStdString(keyId));
+
+        QCOMPARE(request(f.port, "GET", "/api/history/requests?status=bad").status, 400);
+        QCOMPARE(request(f.port, "GET", "/api/history/requests?limit=5000").status, 400);
+    }
+
+    void aDayLimitHoldsAcrossARestart()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"history.db"_s);
+        std::string secret;
+        {
+            GatewayFixture f;
+            QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+            secret = bodyOf(request(f.port, "POST", "/api/keys", R"({"name": "small", "tokens_per_day": 10})")).value("secret", "");
+            QCOMPARE(chat(f.port, secret, 8).status, 200); // crosses the limit: answered in full
+            QCOMPARE(chat(f.port, secret).status, 429);
+            QTRY_COMPARE(countFound(f.port), 2);
+        }
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+        const TestResponse after = chat(f.port, secret);
+        QCOMPARE(after.status, 429); // the day's tokens were read back from the history
+        QCOMPARE(str(bodyOf(after)["error"]["param"]), u"tokens_per_day"_s);
+    }
+
+    void rollupsAgreeWithTheNode()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(dir.filePath(u"history.db"_s))));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(chat(f.port, {}, 3 + i).status, 200);
+        QTRY_COMPARE(countFound(f.port), 5);
+        const TestResponse r = request(f.port, "GET", "/api/history/rollups?bucket_minutes=60");
+        QCOMPARE(r.status, 200);
+        qint64 requests = 0, prompt = 0, completion = 0;
+        const json sums = bodyOf(r); // held: a range-for over a temporary's member would dangle
+        for (const json &p : sums["data"]) {
+            requests += p["requests"].get<qint64>();
+            prompt += p["prompt_tokens"].get<qint64>();
+            completion += p["completion_tokens"].get<qint64>();
+        }
+        QCOMPARE(requests, 5);
+        QCOMPARE(prompt, f.node(0).counters().promptTokens);
+        QCOMPARE(completion, f.node(0).counters().generationTokens);
+        QCOMPARE(sums["data"].size(), size_t(25)); // the last day, in hours (the first one begun before it)
+        QCOMPARE(request(f.port, "GET", "/api/history/rollups?bucket_minutes=1&from=1").status, 400); // 1970 to now: too many buckets
+    }
+
+    // A damaged file is moved aside (kept, never overwritten) and a new history starts; the gateway
+    // serves throughout and says what happened.
+    void aDamagedHistoryFileIsKeptAsideAndANewOneStarts()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"history.db"_s);
+        QFile garbage(path);
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write(QByteArray(8192, 'x'));
+        garbage.close();
+        GatewayFixture f;
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"was damaged"_s));
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+        QVERIFY(f.gateway.history());
+        QVERIFY2(f.gateway.historyProblem().contains(u"history.db.damaged-"_s), qPrintable(f.gateway.historyProblem()));
+        const QStringList aside = QDir(dir.path()).entryList({u"history.db.damaged-*"_s});
+        QCOMPARE(aside.size(), 1);
+        QFile kept(dir.filePath(aside.first()));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray(8192, 'x')); // as it was
+        QCOMPARE(chat(f.port).status, 200);
+        QTRY_COMPARE(countFound(f.port), 1);
+        // /api/status says so, for the panel's banner (local and remote alike).
+        const json status = bodyOf(request(f.port, "GET", "/api/status"));
+        QVERIFY(str(status["gateway"]["history_problem"]).contains(u"damaged"_s));
+    }
+
+    // A history that cannot be opened at all (its directory cannot be made): the gateway serves without
+    // one, and the API says why.
+    void anUnusableHistoryLeavesTheGatewayServing()
+    {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath(u"notadir"_s));
+        QVERIFY(blocker.open(QIODevice::WriteOnly)); // a file where the directory should be
+        blocker.close();
+        const QString path = dir.filePath(u"notadir/history.db"_s);
+        GatewayFixture f;
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"no lasting history"_s));
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+        QVERIFY(!f.gateway.history());
+        QVERIFY(f.gateway.historyProblem().contains(path));
+        QCOMPARE(chat(f.port).status, 200);
+        const TestResponse r = request(f.port, "GET", "/api/history/requests");
+        QCOMPARE(r.status, 503);
+        QVERIFY(str(bodyOf(r)["error"]["message"]).contains(path));
+    }
+
+    // The running config as GET /api/config serves it keeps switchyard.history, so the config editor's
+    // round trip (GET, edit, PUT) never turns the history off; a relative path is refused, naming it.
+    void theConfigDocumentKeepsTheHistory()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"history.db"_s);
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(path)));
+        const TestResponse doc = request(f.port, "GET", "/api/config");
+        QCOMPARE(doc.status, 200);
+        const json cfg = bodyOf(doc);
+        QCOMPARE(str(cfg["switchyard"]["history"]["path"]), path);
+        const TestResponse put = putConfig(f.port, doc.body, doc.header("etag"));
+        QCOMPARE(put.status, 200);
+        QVERIFY(f.gateway.history());
+        QCOMPARE(f.gateway.history()->path(), path);
+
+        json relative = cfg;
+        relative["switchyard"]["history"]["path"] = "history.db";
+        const TestResponse refused = putConfig(f.port, QByteArray::fromStdString(relative.dump()));
+        QCOMPARE(refused.status, 422);
+        QVERIFY2(refused.body.contains("switchyard.history.path"), refused.body.constData());
+        QCOMPARE(f.gateway.history()->path(), path); // nothing applied
+    }
+
+    void withoutHistoryTheApiSaysHowToTurnItOn()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}));
+        const TestResponse r = request(f.port, "GET", "/api/history/requests");
+        QCOMPARE(r.status, 503);
+        QVERIFY(str(bodyOf(r)["error"]["message"]).contains(u"switchyard.history.path"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHistoryApi)
+#include "tst_historyapi.moc"
