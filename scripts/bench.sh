@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole performance suite in one command (docs/PERFORMANCE.md): microbenchmarks of the hot paths,
 # then on loopback — throughput and added latency vs direct and HAProxy, streaming delay and memory per
-# open stream, and the panel's GUI event-loop lag at full load. Prints the tables and each target.
+# open stream, the panel's GUI event-loop lag at full load, and what virtual keys, the history and shared
+# limits cost. Prints the tables and each target.
 #
 # Usage: scripts/bench.sh [build-dir]      (builds what it needs into build-dir, default ./build)
 # Environment: QUICK=1 for a short run (fewer, shorter rounds); ROUNDS, SECONDS_PER_RUN and the other
@@ -10,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 need=()
-for p in nginx haproxy wrk Xvfb valgrind strace; do command -v "$p" >/dev/null || need+=("$p"); done
+for p in nginx haproxy wrk Xvfb valgrind strace redis-server; do command -v "$p" >/dev/null || need+=("$p"); done
 [ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
 if ((${#need[@]})); then
   pkgs=()
@@ -34,6 +35,9 @@ echo
 echo "## Non-streaming throughput and latency"
 bash "$root/bench/perf/bench-gateway.sh" "$build"
 echo
+echo "## Non-streaming, per core (the gateways on one pinned core, upstream and load on the other)"
+PINNED=1 bash "$root/bench/perf/bench-gateway.sh" "$build"
+echo
 echo "## Cost per request (instructions and system calls; independent of the machine's load)"
 COUNT="${COUNT:-1000}" bash "$root/bench/perf/cost-per-request.sh" "$build/app/switchyard"
 echo
@@ -42,3 +46,6 @@ bash "$root/bench/perf/bench-streaming.sh" "$build"
 echo
 echo "## GUI responsiveness"
 bash "$root/bench/perf/bench-guilag.sh" "$build"
+echo
+echo "## Virtual keys, lasting history and limits shared through Redis"
+bash "$root/bench/perf/bench-keys-history.sh" "$build"

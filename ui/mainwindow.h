@@ -199,6 +199,16 @@ private:
     std::optional<link::GatewayStatus> m_status; // the latest the link reported
     QString m_historyProblemShown; // the history problem last shown in the banner
     QString m_redisNoteShown;      // the note on the keys' shared limits shown now, or empty
+    // Where the chat console and benchmark send a remote gateway's requests: the link's URL, key and
+    // certificate pin as last given to them.
+    struct ToolsTarget
+    {
+        QString url, key;
+        QByteArray pin;
+        bool operator==(const ToolsTarget &) const = default;
+    };
+    ToolsTarget m_toolsTarget;
+    void aimToolsAtTheLink();
     link::LinkStatus m_linkStatus;
     QTabWidget *m_tabs;
     NodesView *m_nodes;

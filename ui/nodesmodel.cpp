@@ -112,6 +112,9 @@ QVariant NodesModel::display(const NodeRow &row, int column) const
     case KvCache:
         return formatPercent(n.kvCacheUsage);
     case CacheHits:
+        // The node's own rate, and beside it what the gateway's cache_aware index predicted for it.
+        if (n.prefixCacheHitRate && n.predictedPrefixHitRate)
+            return tr("%1 (%2 predicted)").arg(formatPercent(n.prefixCacheHitRate), formatPercent(n.predictedPrefixHitRate));
         return formatPercent(n.prefixCacheHitRate);
     case TokensPerSec:
         return formatRate(n.rates.tokensPerSecond);
@@ -305,7 +308,9 @@ QVariant NodesModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("vLLM KV-cache usage (from the node's /metrics)");
         case CacheHits:
             return tr("Share of prompt tokens served from the node's prefix cache over the last minute "
-                      "(vllm:prefix_cache_hits / queries); — when the node has no such counters");
+                      "(vllm:prefix_cache_hits / queries); — when the node has no such counters. With "
+                      "cache_aware routing, beside it: the share the gateway's prefix index predicted for the "
+                      "prompts it sent the node in that minute");
         case TokensPerSec:
             return tr("Completion tokens per second over the last %1 s").arg(link::RateWindowSeconds);
         case RequestsPerSec:

@@ -3,7 +3,10 @@
 #  - a scratch folder ($work) and the list of processes to stop ($pids), both cleaned up on exit;
 #  - start_fixed_upstream PORT an nginx on 127.0.0.1:PORT answering every request with one fixed chat
 #                              completion (as fast as an upstream can be: what is measured is the rest);
-#  - gateway_config GW UP      a Switchyard config listening on GW with one node at UP (on stdout).
+#  - gateway_config GW UP [N]  a Switchyard config listening on GW with one node at UP (on stdout), with
+#                              N worker threads (default: one per core it may run on).
+#  - on_cpus CPUS CMD... &     runs CMD pinned to CPUS (taskset -c) when CPUS is set, else as is; it
+#                              execs, so start it in the background and $! is CMD's own pid.
 
 need_tools() {
   local missing=()
@@ -36,15 +39,21 @@ http {
   }
 }
 NGX
-  nginx -c "$work/nginx.conf" -g 'daemon off;' &
+  on_cpus "${UPSTREAM_CPUS:-}" nginx -c "$work/nginx.conf" -g 'daemon off;' &
   pids+=($!)
 }
 
-gateway_config() { # gateway port, upstream port
+gateway_config() { # gateway port, upstream port, [worker threads]
   cat <<CFG
 {"providers":{"up":{"keys":[{"name":"k","value":"","models":["m1"],"weight":1}],
   "network_config":{"base_url":"http://127.0.0.1:$2"},
   "custom_provider_config":{"base_provider_type":"openai"}}},
- "switchyard":{"listen":"127.0.0.1:$1","health_check_interval_ms":60000}}
+ "switchyard":{"listen":"127.0.0.1:$1","health_check_interval_ms":60000,"worker_threads":${3:-0}}}
 CFG
+}
+
+on_cpus() { # cpus, command...
+  local cpus="$1"
+  shift
+  if [ -n "$cpus" ]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
 }

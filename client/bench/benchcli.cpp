@@ -56,6 +56,10 @@ struct CliOptions
     QCommandLineOption timeout{u"timeout"_s, u"Per-request timeout in seconds (default 120)."_s, u"S"_s};
     QCommandLineOption noIgnoreEos{u"no-ignore-eos"_s,
                                    u"Do not send vLLM's ignore_eos (for servers that reject unknown fields)."_s};
+    QCommandLineOption api{u"api"_s,
+                           u"The API the requests speak: chat (POST /v1/chat/completions, default) or responses "
+                           "(POST /v1/responses, which vLLM serves; it has no ignore_eos)."_s,
+                           u"chat|responses"_s, u"chat"_s};
     QCommandLineOption quiet{u"quiet"_s, u"No progress on stderr."_s};
     QCommandLineOption conversations{u"conversations"_s, u"multiturn: conversations (default 8)."_s, u"N"_s};
     QCommandLineOption turns{u"turns"_s, u"multiturn: turns per conversation (default 6)."_s, u"M"_s};
@@ -76,7 +80,7 @@ struct CliOptions
     {
         all = {bench,       target,      suite,       format,        config,       demo,        model,
                apiKey,      repetitions, maxTokens,   concurrency,   concurrencyTokens, levels, sweepTokens,
-               warmup,      timeout,     noIgnoreEos, quiet,         conversations, turns,      parallel,
+               warmup,      timeout,     noIgnoreEos, api,           quiet,         conversations, turns,      parallel,
                answerTokens, systemTokens, questionTokens, strategies};
     }
 };
@@ -187,6 +191,12 @@ Expected<CliRequest, int> requestFromOptions(const QCommandLineParser &p, const 
         return unexpected(ExitUsage);
     plan.requestTimeoutMs = timeoutSeconds * 1000;
     plan.ignoreEos = !p.isSet(o.noIgnoreEos);
+    const auto api = parseApi(p.value(o.api));
+    if (!api) {
+        err(u"--api must be chat or responses"_s);
+        return unexpected(ExitUsage);
+    }
+    plan.api = *api;
     return request;
 }
 

@@ -4,6 +4,7 @@
 #include "openai/chatstream.h"
 #include "openai/openaierror.h"
 #include "openai/openaimodels.h"
+#include "openai/responsesstream.h"
 
 #include <nlohmann/json.hpp>
 
@@ -68,11 +69,34 @@ QByteArray chatRequest(const routing::Endpoint &endpoint, const QString &model, 
     return out;
 }
 
+// The streamed Responses API request with the same prompt, budget and greedy decoding.
+QByteArray responsesRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
+                            const QString &prompt, int maxTokens)
+{
+    nlohmann::ordered_json body;
+    if (!model.isEmpty())
+        body["model"] = model.toStdString();
+    body["input"] = nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}});
+    body["max_output_tokens"] = maxTokens;
+    body["temperature"] = 0;
+    body["stream"] = true;
+    body["store"] = false; // nothing for the node to keep: the benchmark never reads a response back
+    const std::string text = body.dump();
+    QByteArray out = requestHead(endpoint, "POST", "/v1/responses", apiKey);
+    out.append("Content-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ")
+        .append(QByteArray::number(qsizetype(text.size())))
+        .append("\r\n\r\n")
+        .append(text.data(), qsizetype(text.size()));
+    return out;
+}
+
 } // namespace
 
 QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
-                            const QString &prompt, int maxTokens, bool ignoreEos)
+                            const QString &prompt, int maxTokens, bool ignoreEos, Api api)
 {
+    if (api == Api::Responses)
+        return responsesRequest(endpoint, model, apiKey, prompt, maxTokens);
     return chatRequest(endpoint, model, apiKey,
                        nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}}),
                        maxTokens, ignoreEos, {}, {});
@@ -173,7 +197,16 @@ void BenchExchange::upstreamBody(QByteArrayView data)
 
 void BenchExchange::handleEvent(QByteArrayView payload)
 {
-    const openai::ChatStreamEvent event = openai::parseChatStreamEvent(payload);
+    const openai::ChatStreamEvent event = m_api == Api::Responses ? openai::parseResponsesStreamEvent(payload)
+                                                                  : openai::parseChatStreamEvent(payload);
+    // The Responses API ends with response.completed (or .incomplete: the budget ran out, as asked), a
+    // failed response with response.failed; there is no [DONE].
+    if (m_api == Api::Responses && event.kind == openai::ChatStreamEvent::Kind::Chunk && !event.finishReason.isEmpty()) {
+        if (event.finishReason == u"error")
+            m_streamError = u"the response failed"_s;
+        else
+            m_sawDone = true;
+    }
     switch (event.kind) {
     case openai::ChatStreamEvent::Kind::Done:
         m_sawDone = true;

@@ -18,9 +18,10 @@
 
 namespace switchyard::bench {
 
-// The bytes of POST …/v1/chat/completions for one benchmark request (same prompt for every target).
+// The bytes of POST …/v1/chat/completions (or …/v1/responses) for one benchmark request (same prompt for
+// every target). ignoreEos applies to chat completions only.
 QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
-                            const QString &prompt, int maxTokens, bool ignoreEos);
+                            const QString &prompt, int maxTokens, bool ignoreEos, Api api = Api::ChatCompletions);
 // A turn of a conversation: the whole history as messages (a JSON array), and a session key sent as
 // the X-Session-Id header and the "user" body field, so the gateway can keep a conversation on one node.
 QByteArray buildConversationRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
@@ -56,6 +57,8 @@ public:
     const QByteArray &body() const { return m_body; } // kept for Models and for error responses
     // Keeps the streamed answer's content (a conversation's next turn sends it back).
     void setKeepText(bool keep) { m_keepText = keep; }
+    // The stream's API (before start): Responses events end with response.completed, not [DONE].
+    void setApi(Api api) { m_api = api; }
     const QString &text() const { return m_text; }
     // Failed before any response byte on a connection that had served before: probably closed by the
     // server while idle; worth one more try on a fresh connection.
@@ -72,6 +75,7 @@ private:
     double elapsedMs() const { return double(m_clock.nsecsElapsed()) / 1e6; }
 
     Kind m_kind;
+    Api m_api = Api::ChatCompletions;
     QByteArray m_request;
     int m_timeoutMs;
     Done m_done;

@@ -84,7 +84,9 @@ QString describePlan(const BenchmarkPlan &p)
         parts << u"sweep %1 parallel × %2 tokens"_s.arg(levels.join(u'/')).arg(p.sweepMaxTokens);
     }
     parts << u"%1 warm-up request%2 per target, not counted"_s.arg(p.warmupRequests).arg(p.warmupRequests == 1 ? QString() : u"s"_s);
-    if (p.ignoreEos)
+    if (p.api == Api::Responses)
+        parts << u"the Responses API (POST /v1/responses; no ignore_eos there)"_s;
+    else if (p.ignoreEos)
         parts << u"ignore_eos (every request generates max_tokens)"_s;
     return parts.join(u"; "_s);
 }
@@ -509,6 +511,7 @@ Json runJson(const BenchmarkResults &r, bool withSamples)
                  {"warmup_requests", p.warmupRequests},
                  {"request_timeout_ms", p.requestTimeoutMs},
                  {"ignore_eos", p.ignoreEos},
+                 {"api", str(apiName(p.api))},
                  {"prompt", str(p.prompt)}};
     Json targets = Json::array();
     for (const TargetResult &t : r.targets) {
@@ -576,6 +579,7 @@ std::optional<BenchmarkResults> runFrom(const Json &j)
         r.plan.warmupRequests = int(integer(p, "warmup_requests", r.plan.warmupRequests));
         r.plan.requestTimeoutMs = int(integer(p, "request_timeout_ms", r.plan.requestTimeoutMs));
         r.plan.ignoreEos = boolean(p, "ignore_eos", true);
+        r.plan.api = parseApi(qstr(p, "api")).value_or(Api::ChatCompletions); // runs stored before: chat
         r.plan.prompt = qstr(p, "prompt");
     }
     if (j.contains("targets") && j["targets"].is_array()) {

@@ -168,10 +168,11 @@ void BenchmarkRunner::launch(int)
         ex = std::make_unique<BenchExchange>(BenchExchange::Kind::Models, buildModelsRequest(*endpoint, target.apiKey),
                                              std::min(m_plan.requestTimeoutMs, 30000), done);
     } else {
-        ex = std::make_unique<BenchExchange>(
-            BenchExchange::Kind::Chat,
-            buildChatRequest(*endpoint, tr.resolvedModel, target.apiKey, m_plan.prompt, step.maxTokens, m_plan.ignoreEos),
-            m_plan.requestTimeoutMs, done);
+        ex = std::make_unique<BenchExchange>(BenchExchange::Kind::Chat,
+                                             buildChatRequest(*endpoint, tr.resolvedModel, target.apiKey, m_plan.prompt,
+                                                              step.maxTokens, m_plan.ignoreEos, m_plan.api),
+                                             m_plan.requestTimeoutMs, done);
+        ex->setApi(m_plan.api);
     }
     BenchExchange *raw = ex.get();
     m_active.push_back(std::move(ex));

@@ -23,6 +23,20 @@ QString suiteName(Suite suite)
     return u"article"_s;
 }
 
+QString apiName(Api api)
+{
+    return api == Api::Responses ? u"responses"_s : u"chat"_s;
+}
+
+std::optional<Api> parseApi(QStringView name)
+{
+    for (Api a : {Api::ChatCompletions, Api::Responses}) {
+        if (name.compare(apiName(a), Qt::CaseInsensitive) == 0)
+            return a;
+    }
+    return std::nullopt;
+}
+
 std::optional<Suite> parseSuite(QStringView name)
 {
     for (Suite s : {Suite::Article, Suite::Sweep, Suite::Full, Suite::Custom}) {

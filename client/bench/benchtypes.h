@@ -32,6 +32,13 @@ enum class Suite {
     Custom,  // whatever the plan's lists hold: singles if maxTokensList, concurrency if > 0, sweep if levels
 };
 
+// Which OpenAI API the measured requests speak: chat completions (every server), or the Responses API
+// (POST /v1/responses, which vLLM serves and newer SDKs and agents use): the same prompt and token budget,
+// the same TTFT and token counts (from the stream's usage), so the two can be compared side by side.
+enum class Api { ChatCompletions, Responses };
+QString apiName(Api api); // "chat", "responses"
+std::optional<Api> parseApi(QStringView name);
+
 // "article", "sweep", "full", "custom"; parseSuite also takes "seed", the first releases' name for "article".
 QString suiteName(Suite suite);
 std::optional<Suite> parseSuite(QStringView name);
@@ -64,8 +71,9 @@ struct BenchmarkPlan
     int requestTimeoutMs = 120000;               // the article's default_request_timeout_in_seconds
     // vLLM's ignore_eos: generate exactly max_tokens, so a "300 tokens" test is 300 tokens and targets
     // are compared on equal work. Servers that reject unknown fields need it off.
-    bool ignoreEos = true;
+    bool ignoreEos = true;                       // chat completions only: the Responses API has no such field
     QString prompt;                              // empty: defaultPrompt()
+    Api api = Api::ChatCompletions;
 
     bool runsSingles() const;
     bool runsConcurrency() const;

@@ -122,28 +122,35 @@ QList<int> FleetLink::connectedMembers() const
     return out;
 }
 
-QUrl FleetLink::apiUrl() const
+const link::GatewayLink *FleetLink::apiMember() const
 {
+    // The first member that answers, else the first there is: URL, key and pin always of the same one.
     const QList<int> up = connectedMembers();
     if (!up.isEmpty())
-        return m_members[size_t(up.front())]->apiUrl();
+        return m_members[size_t(up.front())].get();
     for (const auto &m : m_members) {
         if (m)
-            return m->apiUrl();
+            return m.get();
     }
-    return {};
+    return nullptr;
+}
+
+QUrl FleetLink::apiUrl() const
+{
+    const link::GatewayLink *m = apiMember();
+    return m ? m->apiUrl() : QUrl();
 }
 
 QString FleetLink::clientKey() const
 {
-    const QList<int> up = connectedMembers();
-    if (!up.isEmpty())
-        return m_members[size_t(up.front())]->clientKey();
-    for (const auto &m : m_members) {
-        if (m)
-            return m->clientKey();
-    }
-    return {};
+    const link::GatewayLink *m = apiMember();
+    return m ? m->clientKey() : QString();
+}
+
+QByteArray FleetLink::certificatePin() const
+{
+    const link::GatewayLink *m = apiMember();
+    return m ? m->certificatePin() : QByteArray();
 }
 
 void FleetLink::start()

@@ -48,6 +48,7 @@ public:
     // Chat and benchmark through the fleet window talk to the first connected gateway.
     QUrl apiUrl() const override;
     QString clientKey() const override;
+    QByteArray certificatePin() const override;
 
     void start() override;
     void stop() override;
@@ -89,6 +90,8 @@ private:
     void onMemberConfigPut(int member, const link::ConfigPutResult &result);
     void onMemberCommand(int member, const QString &what, bool ok, const QString &message);
     QList<int> connectedMembers() const;
+    // Whom the chat console and benchmark talk to (apiUrl, clientKey, certificatePin).
+    const link::GatewayLink *apiMember() const;
     void finishRequests();
     void finishHistory(const QString &series);
     void finishConfigPut();

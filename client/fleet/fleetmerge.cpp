@@ -128,6 +128,10 @@ link::GatewayStatus mergeStatuses(const QList<FleetMember> &members)
             // One node, read by several gateways: the same counters; the lowest reading is the cautious one.
             if (n.prefixCacheHitRate && (!f.prefixCacheHitRate || *n.prefixCacheHitRate < *f.prefixCacheHitRate))
                 f.prefixCacheHitRate = n.prefixCacheHitRate;
+            // Each gateway predicts from its own index, for the prompts it sent: the lowest, likewise.
+            if (n.predictedPrefixHitRate
+                && (!f.predictedPrefixHitRate || *n.predictedPrefixHitRate < *f.predictedPrefixHitRate))
+                f.predictedPrefixHitRate = n.predictedPrefixHitRate;
             f.generationTokensTotal = worst(f.generationTokensTotal, n.generationTokensTotal);
             f.inFlight += n.inFlight;
             f.attempts += n.attempts;

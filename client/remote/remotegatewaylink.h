@@ -34,6 +34,7 @@ public:
     // The gateway serves the OpenAI endpoints itself, and an admin key may use them.
     QUrl apiUrl() const override { return m_options.url; }
     QString clientKey() const override { return m_options.adminKey; }
+    QByteArray certificatePin() const override { return m_options.pinnedSha256; }
 
     void start() override;
     void stop() override;

@@ -67,6 +67,9 @@ struct ProbeDetails
     // counters or no two checks have seen queries yet. A window without queries keeps the last rate
     // measured (an idle node's cache is unchanged).
     double prefixCacheQueriesTotal = -1, prefixCacheHitsTotal = -1, prefixCacheHitRate = -1;
+    // What the gateway's cache_aware index predicted for the prompts it sent this node over the same
+    // window (NodeCounters::predictedPrefixBytes / routedPromptBytes), 0–1; −1 when it sent none.
+    double predictedPrefixHitRate = -1;
 };
 
 // The window of the node's prefix-cache hit rate: recent enough to follow a change of routing, long

@@ -79,6 +79,10 @@ public:
     // Where OpenAI clients (chat, benchmark) send requests, and the key they send (may be empty).
     virtual QUrl apiUrl() const = 0;
     virtual QString clientKey() const = 0;
+    // For an https:// apiUrl: the SHA-256 of the certificate the operator trusted for this gateway beside
+    // the system's (a self-signed one), so the chat console and benchmark reach it as the link does; empty
+    // when there is none.
+    virtual QByteArray certificatePin() const { return {}; }
 
     // Starts and stops polling (status a few times a second; history and requests as asked).
     virtual void start() = 0;

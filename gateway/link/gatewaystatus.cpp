@@ -175,7 +175,8 @@ json settingsToJson(const config::GatewaySettings &s, bool maskSecrets)
                           {"max_size_mb", s.history.maxSizeMb}};
     // A URL with a password is a secret; one without is an address the operator wants to see.
     if (!s.redisUrl.isEmpty()) {
-        const bool hasPassword = redis::parseRedisUrl(s.redisUrl) && !redis::parseRedisUrl(s.redisUrl)->password.isEmpty();
+        const auto parsed = redis::parseRedisUrl(s.redisUrl);
+        const bool hasPassword = parsed && !parsed->password.isEmpty();
         out["redis_url"] = !s.redisUrlRef.isEmpty()        ? str(s.redisUrlRef)
                            : maskSecrets && hasPassword ? std::string(MaskedSecret.data())
                                                         : str(s.redisUrl);
@@ -243,6 +244,7 @@ NodeStatus nodeStatusOf(const routing::Node &n, const stats::GatewayStats &stats
     s.kvCacheUsage = nonNegative(d.kvCacheUsage);
     s.generationTokensTotal = nonNegative(d.generationTokensTotal);
     s.prefixCacheHitRate = nonNegative(d.prefixCacheHitRate);
+    s.predictedPrefixHitRate = nonNegative(d.predictedPrefixHitRate);
     s.inFlight = c.inFlight.load();
     s.attempts = c.requests.load();
     s.successes = c.successes.load();
@@ -313,6 +315,7 @@ json toJson(const NodeStatus &n)
               {"kv_cache_usage_perc", opt(n.kvCacheUsage)},
               {"generation_tokens_total", opt(n.generationTokensTotal)},
               {"prefix_cache_hit_rate", opt(n.prefixCacheHitRate)},
+              {"predicted_prefix_hit_rate", opt(n.predictedPrefixHitRate)},
               {"prefix_cache_window_s", health::PrefixHitWindowMs / 1000}}}};
 }
 
@@ -480,6 +483,7 @@ NodeStatus readNode(const json &j, const QString &path, QString *error)
         vr.optNumber("kv_cache_usage_perc", n.kvCacheUsage);
         vr.optNumber("generation_tokens_total", n.generationTokensTotal);
         vr.optNumber("prefix_cache_hit_rate", n.prefixCacheHitRate);
+        vr.optNumber("predicted_prefix_hit_rate", n.predictedPrefixHitRate); // absent from older gateways: none
     }
     return n;
 }

@@ -71,6 +71,9 @@ struct NodeStatus
     // The node's prefix-cache hit rate (0–1) over the last health::PrefixHitWindowMs, from vLLM's
     // prefix_cache counters; none when the node has no such counters.
     std::optional<double> prefixCacheHitRate;
+    // Beside it: what the gateway's cache_aware index predicted for the prompts it sent the node over the
+    // same window (0–1); none without cache_aware traffic or without the node's counters.
+    std::optional<double> predictedPrefixHitRate;
     qint64 inFlight = 0, attempts = 0, successes = 0, failures = 0, promptTokens = 0, completionTokens = 0;
     Rates rates;
     std::optional<double> errorRate; // failed share of attempts over ErrorRateWindowSeconds; none if no attempts

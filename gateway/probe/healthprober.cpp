@@ -233,6 +233,7 @@ private:
             m_prefixSamples.clear();
             m_prefixHitRate = -1;
             m_details.prefixCacheHitRate = -1;
+            m_details.predictedPrefixHitRate = -1; // nothing of the node's own to set it beside
             return;
         }
         const qint64 now = Clock::nowMs();
@@ -240,7 +241,9 @@ private:
         if (!m_prefixSamples.empty()
             && (*queries < m_prefixSamples.back().queries || *hits < m_prefixSamples.back().hits))
             m_prefixSamples.clear();
-        m_prefixSamples.push_back({now, *queries, *hits});
+        const stats::NodeCounters &c = m_runtime->counters;
+        m_prefixSamples.push_back({now, *queries, *hits, c.predictedPrefixBytes.load(std::memory_order_relaxed),
+                                   c.routedPromptBytes.load(std::memory_order_relaxed)});
         // Keep the newest sample at least PrefixHitWindowMs old as the window's start; bounded anyway.
         while (m_prefixSamples.size() > 2
                && (now - m_prefixSamples[1].atMs >= PrefixHitWindowMs || m_prefixSamples.size() > 256))
@@ -251,6 +254,11 @@ private:
         if (dq > 0)
             m_prefixHitRate = std::clamp(dh / dq, 0.0, 1.0);
         m_details.prefixCacheHitRate = m_prefixHitRate;
+        // The prediction over the same checks, so the two numbers side by side speak of the same requests.
+        const qint64 routed = m_prefixSamples.back().routed - first.routed;
+        m_details.predictedPrefixHitRate =
+            routed > 0 ? std::clamp(double(m_prefixSamples.back().predicted - first.predicted) / double(routed), 0.0, 1.0)
+                       : -1;
     }
 
     void readModels()
@@ -319,6 +327,7 @@ private:
     {
         qint64 atMs = 0;
         double queries = 0, hits = 0;
+        qint64 predicted = 0, routed = 0; // the gateway's own: NodeCounters::predictedPrefixBytes, routedPromptBytes
     };
     std::deque<PrefixSample> m_prefixSamples; // the checks of the last PrefixHitWindowMs, oldest first
     double m_prefixHitRate = -1;

@@ -11,6 +11,19 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::routing {
 
+void Route::recordServedBy(const Node &node) const
+{
+    if (!prompt || !prefixIndex)
+        return;
+    // Before the prompt is recorded for the node (after it, the whole prompt matches).
+    if (node.runtime) {
+        node.runtime->counters.predictedPrefixBytes.fetch_add(prefixIndex->matchedBytes(*prompt, node.nameHash),
+                                                              std::memory_order_relaxed);
+        node.runtime->counters.routedPromptBytes.fetch_add(prompt->indexedBytes, std::memory_order_relaxed);
+    }
+    prefixIndex->record(*prompt, node.nameHash);
+}
+
 QString Endpoint::poolKey() const
 {
     return (tls ? u"https://"_s : u"http://"_s) % host % u':' % QString::number(port);

@@ -71,11 +71,8 @@ struct Route
     // (ProxyExchange, once a node's answer is on its way to the client).
     std::shared_ptr<const PromptKey> prompt;
     std::shared_ptr<PrefixIndex> prefixIndex;
-    void recordServedBy(const Node &node) const
-    {
-        if (prompt && prefixIndex)
-            prefixIndex->record(*prompt, node.nameHash);
-    }
+    // Also counts what the index predicted for that node (NodeCounters::predictedPrefixBytes).
+    void recordServedBy(const Node &node) const;
 };
 
 // What of the request the strategies read besides its model (all views into the request's bytes).

@@ -25,6 +25,11 @@ struct NodeCounters
     TokenCounter promptTokens;     // never decreases (a Prometheus counter), see tokencounter.h
     TokenCounter completionTokens;
     std::atomic<qint64> latencyMsSum{0};  // end-to-end of successful attempts
+    // cache_aware: of the prompts this node served, the bytes the gateway's prefix index expected it to
+    // have cached, and all their indexed bytes. Their ratio is the gateway's predicted hit rate, shown
+    // beside the node's own (vLLM's prefix_cache counters) by the health prober over the same window.
+    std::atomic<qint64> predictedPrefixBytes{0};
+    std::atomic<qint64> routedPromptBytes{0};
 };
 
 struct NodeRuntime

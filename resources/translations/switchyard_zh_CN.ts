@@ -385,6 +385,22 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
         <source>Warm-up:</source>
         <translation>预热：</translation>
     </message>
+    <message>
+        <source>Chat Completions</source>
+        <translation>Chat Completions（对话补全）</translation>
+    </message>
+    <message>
+        <source>Responses</source>
+        <translation>Responses（响应 API）</translation>
+    </message>
+    <message>
+        <source>The API the requests speak: POST /v1/chat/completions, or POST /v1/responses (which vLLM serves; it has no ignore_eos, so a model may stop before max_tokens)</source>
+        <translation>请求使用的 API：POST /v1/chat/completions，或 POST /v1/responses（vLLM 支持；它没有 ignore_eos，模型可能在达到 max_tokens 前停止）</translation>
+    </message>
+    <message>
+        <source>API:</source>
+        <translation>API：</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::BenchmarkSweepCharts</name>
@@ -3193,8 +3209,12 @@ Last health check: %2: %3</source>
         <translation>缓存命中</translation>
     </message>
     <message>
-        <source>Share of prompt tokens served from the node&apos;s prefix cache over the last minute (vllm:prefix_cache_hits / queries); — when the node has no such counters</source>
-        <translation>最近一分钟内由节点前缀缓存提供的提示词 Token 占比（vllm:prefix_cache_hits / queries）；节点没有这些计数器时显示 —</translation>
+        <source>Share of prompt tokens served from the node&apos;s prefix cache over the last minute (vllm:prefix_cache_hits / queries); — when the node has no such counters. With cache_aware routing, beside it: the share the gateway&apos;s prefix index predicted for the prompts it sent the node in that minute</source>
+        <translation>最近一分钟内由节点前缀缓存提供的提示词 Token 占比（vllm:prefix_cache_hits / queries）；节点没有这些计数器时显示 —。使用 cache_aware 路由时，旁边是网关的前缀索引对这一分钟内发往该节点的提示词所预测的占比</translation>
+    </message>
+    <message>
+        <source>%1 (%2 predicted)</source>
+        <translation>%1（预测 %2）</translation>
     </message>
 </context>
 <context>

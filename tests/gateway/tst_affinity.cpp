@@ -70,7 +70,7 @@ private slots:
     {
         GatewayFixture f;
         QVERIFY(f.start({u"a"_s, u"b"_s}, {}, {}, useSessionAffinity));
-        for (const QByteArray field : {QByteArray("prompt_cache_key"), QByteArray("user")}) {
+        for (const QByteArray &field : {QByteArray("prompt_cache_key"), QByteArray("user")}) {
             QSet<QByteArray> used;
             for (int s = 0; s < 10; ++s) {
                 const QByteArray extra = ",\"" + field + "\":\"" + sessionName(s) + "\"";

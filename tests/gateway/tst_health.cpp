@@ -427,6 +427,8 @@ private slots:
         const auto j = nlohmann::json::parse(request(f.port, "GET", "/api/status").body.toStdString());
         QVERIFY(std::abs(j["nodes"][0]["vllm"]["prefix_cache_hit_rate"].get<double>() - expected) < 0.01);
         QVERIFY(j["nodes"][1]["vllm"]["prefix_cache_hit_rate"].is_null());
+        // Round-robin keeps no prefix index: nothing predicted to set beside the node's own rate.
+        QVERIFY(j["nodes"][0]["vllm"]["predicted_prefix_hit_rate"].is_null());
         const health::ParsedMetrics pm = health::parsePrometheusText(request(f.port, "GET", "/metrics").body);
         QVERIFY(std::abs(*pm.sumWhere("switchyard_node_prefix_cache_hit_ratio", "node", "a") - expected) < 0.01);
         QVERIFY(!pm.sumWhere("switchyard_node_prefix_cache_hit_ratio", "node", "b"));
@@ -434,6 +436,44 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!f.gateway.history(QStringLiteral("a"), 5).isEmpty()
                                      && f.gateway.history(QStringLiteral("a"), 5).last().prefixHitRate > 0,
                                  4000);
+    }
+
+    // cache_aware: beside the node's own hit rate, what the gateway's prefix index predicted for the
+    // prompts it sent there, over the same checks. A right index and the node agree.
+    void predictedHitRateBesideTheNodesOwn()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a"), QStringLiteral("b")}, {},
+                        [](sim::SimNodeOptions &o) { o.performance.prefixCaching = true; },
+                        [](config::GatewayConfig &c) {
+                            c.settings.healthCheckIntervalMs = 150;
+                            c.settings.defaultStrategy = config::RoutingStrategy::CacheAware;
+                        }));
+        QTRY_VERIFY_WITH_TIMEOUT(nodeSnapshot(f.gateway, QStringLiteral("a")).probe.prefixCacheQueriesTotal == 0, 3000);
+        const std::string system(3000, 's');
+        for (int i = 0; i < 6; ++i) { // one conversation's turns: after the first, each follows its prefix
+            const QByteArray body = QByteArray::fromStdString(
+                nlohmann::json{{"model", "m1"},
+                               {"max_tokens", 2},
+                               {"messages",
+                                {{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", "turn " + std::to_string(i)}}}}}
+                    .dump());
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", body).status, 200);
+        }
+        const int served = f.node(0).counters().promptTokens > 0 ? 0 : 1;
+        const QString name = served == 0 ? QStringLiteral("a") : QStringLiteral("b");
+        QCOMPARE(f.node(1 - served).counters().promptTokens, 0); // every turn went to the one node
+        QTRY_VERIFY_WITH_TIMEOUT(nodeSnapshot(f.gateway, name).probe.predictedPrefixHitRate > 0.5
+                                     && nodeSnapshot(f.gateway, name).probe.prefixCacheHitRate > 0.5,
+                                 3000);
+        const health::ProbeDetails p = nodeSnapshot(f.gateway, name).probe;
+        QVERIFY2(std::abs(p.predictedPrefixHitRate - p.prefixCacheHitRate) < 0.15,
+                 qPrintable(QStringLiteral("predicted %1, node %2").arg(p.predictedPrefixHitRate).arg(p.prefixCacheHitRate)));
+        QCOMPARE(nodeSnapshot(f.gateway, served == 0 ? QStringLiteral("b") : QStringLiteral("a")).probe.predictedPrefixHitRate,
+                 -1.0); // sent nothing: no prediction
+        const auto j = nlohmann::json::parse(request(f.port, "GET", "/api/status").body.toStdString());
+        QVERIFY(j["nodes"][served]["vllm"]["predicted_prefix_hit_rate"].get<double>() > 0.5);
+        QVERIFY(j["nodes"][1 - served]["vllm"]["predicted_prefix_hit_rate"].is_null());
     }
 
     void metricsAndStatusReportIt()

@@ -53,7 +53,7 @@ QString seedText()
     return readText(QStringLiteral(SWITCHYARD_CONFIG_TESTDATA) + u"/seed-bifrost.json"_s);
 }
 
-// One provider per (name, url), the seed's layout.
+// One provider per (name, url), the layout of the article's config.
 QString configFor(const QList<QPair<QString, QString>> &providers, const QString &extra = {})
 {
     QStringList parts;

@@ -18,10 +18,16 @@
 #include "remote/remotegatewaylink.h"
 #include "requestsmodel.h"
 #include "requestsview.h"
+#include "bench/benchmarkview.h"
+#include "chat/chatconsole.h"
+#include "upstream/pinnedcertificate.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <nlohmann/json.hpp>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -293,6 +299,55 @@ private slots:
         window.setNodeDraining(u"vllm-server2"_s, true);
         QTRY_VERIFY_WITH_TIMEOUT(nodes->node(nodes->rowOf(u"vllm-server2"_s))->status.draining, 10000);
         saveScreenshot(window, u"mainwindow-remote.png"_s);
+    }
+
+    // A remote gateway serving HTTPS with a self-signed certificate (made here by openssl): once the
+    // operator trusts it (the link's pin, set after the window opened, as the certificate question does),
+    // the chat console and the benchmark reach the gateway with the same pin.
+    void pinnedHttpsGatewayReachesChatAndBenchmark()
+    {
+        if (QStandardPaths::findExecutable(u"openssl"_s).isEmpty())
+            QSKIP("the openssl command is not installed: it makes this test's self-signed certificate");
+        QTemporaryDir dir;
+        const QString cert = dir.filePath(u"cert.pem"_s), key = dir.filePath(u"key.pem"_s);
+        QProcess openssl;
+        openssl.start(u"openssl"_s, {u"req"_s, u"-x509"_s, u"-newkey"_s, u"ec"_s, u"-pkeyopt"_s,
+                                     u"ec_paramgen_curve:prime256v1"_s, u"-nodes"_s, u"-keyout"_s, key, u"-out"_s, cert,
+                                     u"-days"_s, u"2"_s, u"-subj"_s, u"/CN=switchyard-panel-test"_s});
+        QVERIFY(openssl.waitForFinished(60000) && openssl.exitCode() == 0);
+
+        app::DemoFleet fleet;
+        const auto demo = fleet.start();
+        QVERIFY(demo);
+        auto doc = nlohmann::json::parse(demo->toStdString());
+        doc["switchyard"]["listen"] = "127.0.0.1:0";
+        doc["switchyard"]["worker_threads"] = 2;
+        doc["switchyard"]["tls"] = {{"cert_file", cert.toStdString()}, {"key_file", key.toStdString()}};
+        auto cfg = config::parseConfig(QByteArray::fromStdString(doc.dump()));
+        QVERIFY2(cfg, qPrintable(cfg ? QString() : cfg.error().front().toString()));
+        Gateway gateway;
+        gateway.applyConfig(*cfg);
+        const auto url = gateway.start();
+        QVERIFY2(url && url->startsWith(u"https://"_s), qPrintable(url ? *url : url.error()));
+
+        client::RemoteLinkOptions options;
+        options.url = QUrl(*url);
+        client::RemoteGatewayLink remote(options);
+        MainWindow window(&remote, nullptr, nullptr);
+        QTRY_COMPARE_WITH_TIMEOUT(remote.linkStatus().state, link::LinkState::Unreachable, 10000);
+        QVERIFY(window.chatConsole()->availableModels().isEmpty());
+
+        const QByteArray pin = upstream::leafSha256(cfg->settings.tls.certificateChain);
+        QCOMPARE(pin.size(), 32);
+        remote.setPinnedSha256(pin);
+        QTRY_COMPARE_WITH_TIMEOUT(remote.linkStatus().state, link::LinkState::Connected, 10000);
+        // The console lists the gateway's models over HTTPS, which it can only with the pin.
+        window.chatConsole()->refreshModels();
+        QTRY_VERIFY_WITH_TIMEOUT(window.chatConsole()->availableModels().contains(u"nemotron-3-super"_s), 10000);
+        bool benchPinned = false;
+        for (const bench::Target &t : window.benchmarkView()->currentPlan().targets)
+            benchPinned |= t.baseUrl == *url && t.pinnedSha256 == pin;
+        QVERIFY(benchPinned);
     }
 
     void unreachableRemoteShowsInTheStatusBar()

@@ -304,6 +304,9 @@ private slots:
         QCOMPARE(text(NodesModel::Queue), u"2 / 1"_s);
         QCOMPARE(text(NodesModel::KvCache), u"42 %"_s);
         QCOMPARE(text(NodesModel::CacheHits), u"88 %"_s);
+        b.status.predictedPrefixHitRate = 0.8; // cache_aware: the gateway's prediction beside the node's rate
+        model.setNodes({node(u"a"_s), b});
+        QCOMPARE(text(NodesModel::CacheHits), u"88 % (80 % predicted)"_s);
         QCOMPARE(model.index(row, NodesModel::CacheHits).data(NodesModel::SortRole).toDouble(), 0.875);
         QCOMPARE(text(NodesModel::TokensPerSec), u"27.5"_s);
         QCOMPARE(text(NodesModel::RequestsPerSec), u"0.40"_s);

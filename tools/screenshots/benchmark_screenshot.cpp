@@ -1,5 +1,6 @@
 // Not a test: renders docs/screenshots/benchmark.png. Starts the demo (two simulated DGX Spark nodes at
-// the seed's speeds and the gateway over them), runs the Benchmark view's default suite (seed + sweep)
+// the article's speeds and the gateway over them), runs the Benchmark view's default suite (the article's
+// tables + sweep)
 // offscreen, grabs the view and prints the Markdown tables, which docs/BENCHMARK.md quotes.
 //
 //   QT_QPA_PLATFORM=offscreen benchmark_screenshot docs/screenshots/benchmark.png [--quick] [--compare]

@@ -1,9 +1,9 @@
 // Renders the chat console after real exchanges with the demo's nodes (vllm-server1/2 serving
-// nemotron-3-super at the seed's speed, here with reasoning on) and saves it as a PNG; with a second
+// nemotron-3-super at the article's speed, here with reasoning on) and saves it as a PNG; with a second
 // path, also the console showing an opened chat file with Markdown (code block) and a failed reply:
 // and with a third, the console once the gateway is off:
 //   chatconsole_screenshot docs/screenshots/chat.png docs/screenshots/chat-saved.png docs/screenshots/chat-off.png
-// Runs offscreen by default; takes about 30 s because the nodes answer at ~15 tok/s like the seed's.
+// Runs offscreen by default; takes about 30 s because the nodes answer at ~15 tok/s like the article's.
 #include "chat/chatconsole.h"
 #include "chat/conversation.h"
 #include "chat/messagewidget.h"

@@ -3,13 +3,14 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace switchyard::ui {
 
 BenchmarkSuiteForm::BenchmarkSuiteForm(QWidget *parent)
     : QGroupBox(tr("Suite"), parent), m_suite(new QComboBox(this)), m_repetitions(new QSpinBox(this)),
       m_concurrency(new QSpinBox(this)), m_sweepMax(new QComboBox(this)), m_sweepTokens(new QSpinBox(this)),
-      m_warmup(new QSpinBox(this))
+      m_warmup(new QSpinBox(this)), m_api(new QComboBox(this))
 {
     auto *form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
@@ -43,6 +44,12 @@ BenchmarkSuiteForm::BenchmarkSuiteForm(QWidget *parent)
     m_warmup->setValue(1);
     m_warmup->setToolTip(tr("Requests per target sent first and not counted (connections, caches)"));
     form->addRow(tr("Warm-up:"), m_warmup);
+    m_api->setObjectName(QStringLiteral("benchApi"));
+    m_api->addItem(tr("Chat Completions"), int(bench::Api::ChatCompletions));
+    m_api->addItem(tr("Responses"), int(bench::Api::Responses));
+    m_api->setToolTip(tr("The API the requests speak: POST /v1/chat/completions, or POST /v1/responses (which "
+                         "vLLM serves; it has no ignore_eos, so a model may stop before max_tokens)"));
+    form->addRow(tr("API:"), m_api);
     updateEnabled();
 }
 
@@ -56,6 +63,7 @@ void BenchmarkSuiteForm::applyTo(bench::BenchmarkPlan &plan) const
         plan.sweepLevels << level;
     plan.sweepMaxTokens = m_sweepTokens->value();
     plan.warmupRequests = m_warmup->value();
+    plan.api = bench::Api(m_api->currentData().toInt());
 }
 
 void BenchmarkSuiteForm::setFrom(const bench::BenchmarkPlan &plan)
@@ -72,6 +80,7 @@ void BenchmarkSuiteForm::setFrom(const bench::BenchmarkPlan &plan)
     }
     m_sweepTokens->setValue(plan.sweepMaxTokens);
     m_warmup->setValue(plan.warmupRequests);
+    m_api->setCurrentIndex(std::max(0, m_api->findData(int(plan.api))));
 }
 
 void BenchmarkSuiteForm::setRunning(bool running)
@@ -79,6 +88,7 @@ void BenchmarkSuiteForm::setRunning(bool running)
     m_running = running;
     m_suite->setEnabled(!running);
     m_warmup->setEnabled(!running);
+    m_api->setEnabled(!running);
     updateEnabled();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 
 // The Benchmark tab's "Suite" box: which tests a run makes and how many requests each sends — the single
-// requests and the parallel round of the article's tables, the concurrency sweep, or both.
+// requests and the parallel round of the article's tables, the concurrency sweep, or both — and the API
+// the requests speak (chat completions or the Responses API).
 
 #include "bench/benchtypes.h"
 
@@ -37,6 +38,7 @@ private:
     QComboBox *m_sweepMax;
     QSpinBox *m_sweepTokens;
     QSpinBox *m_warmup;
+    QComboBox *m_api;
 };
 
 } // namespace switchyard::ui

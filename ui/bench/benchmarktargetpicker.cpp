@@ -18,12 +18,14 @@ namespace switchyard::ui {
 
 namespace {
 
-enum TargetRole { LabelRole = Qt::UserRole + 1, UrlRole, ModelRole, KeyRole, CustomRole };
+// PinRole: an https:// gateway's certificate pin, which a target must keep to be reached at all.
+enum TargetRole { LabelRole = Qt::UserRole + 1, UrlRole, ModelRole, KeyRole, PinRole, CustomRole };
 
 bench::Target targetOf(const QListWidgetItem *item)
 {
     return bench::Target{item->data(LabelRole).toString(), item->data(UrlRole).toString(),
-                         item->data(ModelRole).toString(), item->data(KeyRole).toString()};
+                         item->data(ModelRole).toString(), item->data(KeyRole).toString(),
+                         item->data(PinRole).toByteArray()};
 }
 
 // A target is the same one again when it has the same address and model.
@@ -159,6 +161,7 @@ QListWidgetItem *BenchmarkTargetPicker::addItem(const bench::Target &target, con
     item->setData(UrlRole, target.baseUrl);
     item->setData(ModelRole, target.model);
     item->setData(KeyRole, target.apiKey);
+    item->setData(PinRole, target.pinnedSha256);
     item->setData(CustomRole, custom);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
     item->setCheckState(state);

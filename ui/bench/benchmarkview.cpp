@@ -284,9 +284,9 @@ void BenchmarkView::showEvent(QShowEvent *event)
 
 // ---- targets and plan ----
 
-void BenchmarkView::setRemoteGateway(const QString &url, const QString &key)
+void BenchmarkView::setRemoteGateway(const QString &url, const QString &key, const QByteArray &pin)
 {
-    m_targets->setRemoteGateway(bench::Target{u"gateway"_s, url, QString(), key});
+    m_targets->setRemoteGateway(bench::Target{u"gateway"_s, url, QString(), key, pin});
 }
 
 void BenchmarkView::refreshTargets()

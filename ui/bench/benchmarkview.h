@@ -68,8 +68,9 @@ public:
     // Re-reads the nodes and the gateway's pool (also done when the gateway starts or stops, and when the
     // view is shown). Check states are kept for targets still there.
     void refreshTargets();
-    // A remote gateway (not this process's): measured through its URL with key.
-    void setRemoteGateway(const QString &url, const QString &key);
+    // A remote gateway (not this process's): measured through its URL with key (and, for https://, the
+    // certificate pin the operator trusted for it).
+    void setRemoteGateway(const QString &url, const QString &key, const QByteArray &pin = {});
     // Checks exactly the targets whose labels are given (all when empty).
     void setCheckedTargets(const QStringList &labels = {});
     QStringList targetLabels() const;

@@ -145,13 +145,21 @@ bool ChatConsole::gatewayUsable() const
     return m_gateway && m_gateway->isRunning() && !m_gateway->isStopping();
 }
 
-void ChatConsole::setRemoteGateway(const QUrl &url, const QString &key)
+void ChatConsole::setRemoteGateway(const QUrl &url, const QString &key, const QByteArray &pin)
 {
     m_remoteUrl = url;
     m_remoteKey = key;
+    m_remotePin = pin;
     syncGatewayState();
     if (gatewayUsable())
         refreshModels();
+}
+
+QByteArray ChatConsole::certificatePin() const
+{
+    if (!m_remoteUrl.isEmpty())
+        return m_remotePin;
+    return m_gateway ? upstream::leafSha256(m_gateway->config().settings.tls.certificateChain) : QByteArray();
 }
 
 QString ChatConsole::baseUrl() const
@@ -221,7 +229,7 @@ void ChatConsole::refreshModels()
 {
     if (!gatewayUsable())
         return;
-    m_client->setPinnedSha256(m_gateway ? upstream::leafSha256(m_gateway->config().settings.tls.certificateChain) : QByteArray());
+    m_client->setPinnedSha256(certificatePin());
     m_client->fetchModels(QUrl(baseUrl()), apiKey());
 }
 
@@ -328,7 +336,7 @@ bool ChatConsole::send(const QString &text)
 
     m_renderIntervalMs = MinRenderIntervalMs;
     setBusy(true);
-    m_client->setPinnedSha256(m_gateway ? upstream::leafSha256(m_gateway->config().settings.tls.certificateChain) : QByteArray());
+    m_client->setPinnedSha256(certificatePin());
     if (!m_client->send(req)) { // cannot happen while isBusy() guards, but never leave a reply hanging
         onFinished({ChatOutcome::End::Failed, {}, tr("The previous request is still running.")});
         return false;

@@ -65,7 +65,8 @@ public:
     // A gateway that is not this process's (a remote one the panel is attached to): the console talks to
     // url with key like any client, and counts it as on (a paused or unreachable one answers each
     // request with its error).
-    void setRemoteGateway(const QUrl &url, const QString &key);
+    // pin: the SHA-256 of the certificate trusted for an https:// gateway beside the system's (empty: none).
+    void setRemoteGateway(const QUrl &url, const QString &key, const QByteArray &pin = {});
     QString currentModel() const;
     QStringList availableModels() const; // as the gateway listed them last
 
@@ -138,6 +139,8 @@ private:
     QPointer<switchyard::Gateway> m_gateway;
     QUrl m_remoteUrl; // set: the console talks to this gateway instead
     QString m_remoteKey;
+    QByteArray m_remotePin;
+    QByteArray certificatePin() const; // the gateway's, whichever it is
     ChatClient *m_client;
     Conversation m_conversation; // messages only; settings live in the widgets
     int m_streamingIndex = -1;   // the reply arriving now

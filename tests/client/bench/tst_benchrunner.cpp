@@ -273,6 +273,35 @@ private slots:
         QVERIFY(f.node(1).counters().requestsReceived >= 2);
     }
 
+    // The Responses API, as newer SDKs and agents call it, measured through the gateway's pool like chat
+    // completions: TTFT from the first output_text delta, tokens from response.completed's usage.
+    void responsesApiIsMeasuredThroughTheGateway()
+    {
+        QCOMPARE(bench::parseApi(u"responses"), bench::Api::Responses);
+        QCOMPARE(bench::parseApi(u"Chat"), bench::Api::ChatCompletions);
+        QCOMPARE(bench::parseApi(u"completions"), std::nullopt);
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s, u"b"_s}));
+        const QList<Target> targets = targetsFromConfig(f.cfg, f.gateway.listenUrl());
+        BenchmarkRunner runner;
+        BenchmarkPlan plan = smallPlan({targets[2]});
+        plan.api = bench::Api::Responses;
+        const auto r = run(runner, plan);
+        QVERIFY(r);
+        QVERIFY2(r->targets[0].error.isEmpty(), qPrintable(r->targets[0].error));
+        const SingleResult &s = r->targets[0].singles.first();
+        QCOMPARE(s.succeeded, 2);
+        QVERIFY(s.usageReported);
+        QVERIFY(s.meanCompletionTokens > 0 && s.meanCompletionTokens <= 40);
+        QVERIFY(s.ttft.mean > 0 && s.ttft.mean < s.latency.mean);
+        // The gateway counted them as Responses API requests (its request log names the path).
+        int responses = 0;
+        for (const auto &rec : f.gateway.recentRequests())
+            responses += rec.path == "/v1/responses";
+        QCOMPARE(responses, 3); // the warm-up and the two measured
+        QVERIFY(formatMarkdown(*r).contains(u"the Responses API"_s)); // the report says which API it measured
+    }
+
     void modelIsFoundWhenNotGiven()
     {
         sim::SimNodeOptions o = nodeOptions(u"n"_s, 400);

@@ -49,6 +49,7 @@ GatewayStatus sampleStatus()
     n.waiting = 40;
     n.kvCacheUsage = 0.8731;
     n.prefixCacheHitRate = 0.625;
+    n.predictedPrefixHitRate = 0.6;
     n.attempts = 60;
     n.failures = 1;
     n.errorRate = 1.0 / 60.0;
@@ -84,6 +85,8 @@ private slots:
         QCOMPARE(parsed->nodes[0].prefixCacheHitRate, std::optional<double>(0.625)); // the remote panel's column
         QVERIFY(!parsed->nodes[1].running); // no vLLM gauges: none, not zero
         QVERIFY(!parsed->nodes[1].prefixCacheHitRate);
+        QCOMPARE(parsed->nodes[0].predictedPrefixHitRate, std::optional<double>(0.6)); // beside it in the column
+        QVERIFY(!parsed->nodes[1].predictedPrefixHitRate);
 
         GatewayStatus paused = s;
         paused.paused = true;

@@ -63,7 +63,7 @@ QStringList firstPicks(const routing::RoutingTable &table, QByteArrayView model,
 }
 
 // A pin the table refuses: nothing to route to, and the client is told the model is not found there.
-bool pinIsRefused(const routing::RoutingTable &table, QByteArrayView model)
+[[maybe_unused]] bool pinIsRefused(const routing::RoutingTable &table, QByteArrayView model)
 {
     routing::ResolveError error;
     return !table.resolve(model, &error) && error.status == 404 && error.code == "model_not_found";
