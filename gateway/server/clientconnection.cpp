@@ -1,5 +1,6 @@
 #include "clientconnection.h"
 
+#include "net/plainsocket.h"
 #include "proxy/dispatcher.h"
 #include "proxy/openaierror.h"
 #include "proxy/cors.h"
@@ -16,8 +17,8 @@ using namespace Qt::Literals::StringLiterals;
 namespace switchyard::server {
 
 namespace {
-// What a client may have buffered with us while a response is in progress (pipelining): Qt stops
-// reading the socket beyond this, so the kernel pushes back on the client.
+// What a client may have buffered with us while a response is in progress (pipelining): we (or Qt, for
+// HTTPS) stop reading the socket beyond this, so the kernel pushes back on the client.
 constexpr qint64 ClientReadBufferBytes = 1024 * 1024;
 } // namespace
 
@@ -36,6 +37,7 @@ ClientConnection::~ClientConnection()
         m_socket->abort();
         delete m_socket;
     }
+    delete m_plain;
 }
 
 qint64 ClientConnection::nowMs() const
@@ -45,12 +47,21 @@ qint64 ClientConnection::nowMs() const
 
 bool ClientConnection::open(qintptr socketDescriptor)
 {
-    if (m_ctx->settings().tls.enabled()) {
-        m_ssl = new QSslSocket();
-        m_socket = m_ssl;
-    } else {
-        m_socket = new QTcpSocket();
+    if (!m_ctx->settings().tls.enabled()) {
+        m_plain = new net::PlainSocket(socketDescriptor);
+        m_plain->setNoDelay();
+        m_peerIsLoopback = m_plain->peerAddress().isLoopback();
+        connect(m_plain, &net::PlainSocket::readyRead, this, &ClientConnection::onReadyRead);
+        connect(m_plain, &net::PlainSocket::failed, this, &ClientConnection::onDisconnected);
+        connect(m_plain, &net::PlainSocket::bytesWritten, this, [this] {
+            if (m_exchange)
+                m_exchange->outputDrained();
+        });
+        m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+        return true; // input already waiting makes the read notifier fire at once
     }
+    m_ssl = new QSslSocket();
+    m_socket = m_ssl;
     if (!m_socket->setSocketDescriptor(socketDescriptor))
         return false;
     m_socket->setReadBufferSize(ClientReadBufferBytes);
@@ -67,23 +78,17 @@ bool ClientConnection::open(qintptr socketDescriptor)
         if (m_exchange)
             m_exchange->outputDrained();
     });
-    if (m_ssl) {
-        // Encrypted bytes reaching the kernel are what frees the backlog the exchange waits on.
-        connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, [this] {
-            if (m_exchange)
-                m_exchange->outputDrained();
-        });
-        connect(m_ssl, &QSslSocket::encrypted, this, &ClientConnection::onEncrypted);
-        // The whole handshake, first byte included, within the handshake timeout: a client that connects
-        // and never says anything holds no connection slot for longer.
-        m_awaitingTlsHello = true;
-        m_handshaking = true;
-        m_deadlineMs = nowMs() + m_ctx->settings().tls.handshakeTimeoutMs;
-        if (m_socket->bytesAvailable() > 0)
-            onReadyRead();
-        return true;
-    }
-    m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+    // Encrypted bytes reaching the kernel are what frees the backlog the exchange waits on.
+    connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, [this] {
+        if (m_exchange)
+            m_exchange->outputDrained();
+    });
+    connect(m_ssl, &QSslSocket::encrypted, this, &ClientConnection::onEncrypted);
+    // The whole handshake, first byte included, within the handshake timeout: a client that connects
+    // and never says anything holds no connection slot for longer.
+    m_awaitingTlsHello = true;
+    m_handshaking = true;
+    m_deadlineMs = nowMs() + m_ctx->settings().tls.handshakeTimeoutMs;
     if (m_socket->bytesAvailable() > 0)
         onReadyRead();
     return true;
@@ -125,9 +130,9 @@ void ClientConnection::startTls()
     m_handshaking = false;
     const QByteArray body = R"({"error":{"message":"This port speaks HTTPS: use https:// to reach the gateway","type":"invalid_request_error","code":"https_required"}})"
                             "\n";
-    m_socket->write("HTTP/1.1 400 Bad Request\r\nServer: switchyard\r\nContent-Type: application/json\r\n"
-                    "Content-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-    m_socket->flush();
+    const QByteArray answer = "HTTP/1.1 400 Bad Request\r\nServer: switchyard\r\nContent-Type: application/json\r\n"
+                              "Content-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    send({answer});
     closeAfterWrite();
 }
 
@@ -145,9 +150,37 @@ void ClientConnection::onEncrypted()
 
 qint64 ClientConnection::pendingOutput() const
 {
+    if (m_plain)
+        return m_head.size() + m_plain->bytesToWrite();
     if (!m_socket)
         return 0;
-    return m_socket->bytesToWrite() + (m_ssl ? m_ssl->encryptedBytesToWrite() : 0);
+    return m_head.size() + m_socket->bytesToWrite() + (m_ssl ? m_ssl->encryptedBytesToWrite() : 0);
+}
+
+bool ClientConnection::send(std::initializer_list<QByteArrayView> pieces)
+{
+    if (m_plain) {
+        if (m_plain->write(pieces))
+            return true;
+        onDisconnected(); // the client has gone
+        return false;
+    }
+    if (!m_socket)
+        return false;
+    for (QByteArrayView p : pieces)
+        m_socket->write(p.data(), p.size());
+    // Send now rather than on the next turn of the event loop: QTcpSocket otherwise only arms a write
+    // notifier, costing a poll round trip (and for a stream, each event's delay) per piece.
+    m_socket->flush(); // a write error closes us synchronously (errorOccurred)
+    return !m_closing;
+}
+
+void ClientConnection::resumeReading()
+{
+    if (m_plain)
+        m_plain->setReading(true); // level-triggered: input that waits announces itself at once
+    else if (m_socket)
+        m_in.append(m_socket->readAll()); // Qt has buffered it meanwhile
 }
 
 void ClientConnection::onReadyRead()
@@ -158,6 +191,21 @@ void ClientConnection::onReadyRead()
     }
     if (m_handshaking)
         return; // the TLS engine reads what it needs itself
+    if (m_plain) {
+        // A plain connection is read even while a response is in progress, so a client that goes away
+        // is noticed at once (and its node stops generating), but only up to the pipelining bound.
+        const qint64 room = isBusy() ? ClientReadBufferBytes - m_in.size() : ClientReadBufferBytes;
+        if (m_closing || room <= 0) {
+            m_plain->setReading(false); // resumed when the response is done
+            return;
+        }
+        if (m_plain->read(m_in, room).closed) {
+            onDisconnected();
+            return;
+        }
+        processBuffer(); // nothing while busy: answered in order, the next request after this response
+        return;
+    }
     if (m_closing || isBusy())
         return; // answered in order: the next request is read after this response
     m_in.append(m_socket->readAll());
@@ -185,7 +233,8 @@ void ClientConnection::processBuffer()
                     m_deadlineMs = nowMs() + m_ctx->settings().headerTimeoutMs;
                 if (m_parser.current().expectContinue && !m_sentContinue) {
                     m_sentContinue = true;
-                    m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+                    if (!send({"HTTP/1.1 100 Continue\r\n\r\n"}))
+                        return;
                 }
             }
             return;
@@ -317,35 +366,38 @@ void ClientConnection::sendResponseHead(int status, const QByteArray &headerLine
     head += "\r\n";
     if (!keepAlive)
         m_closeAfterResponse = true;
-    m_socket->write(head);
+    // A body of known length follows at once (a node sends such a head with its body): head and body go
+    // out in one system call. A stream's head goes now, so the client sees the answer begin before the
+    // first token.
+    m_head = std::move(head);
+    if (contentLength < 0) {
+        const QByteArray h = std::exchange(m_head, {});
+        send({h});
+    }
 }
 
 void ClientConnection::sendResponseBody(QByteArrayView data)
 {
     if (m_closing || data.isEmpty() || m_headRequest)
         return;
+    const QByteArray head = std::exchange(m_head, {});
     if (m_chunkedOut) {
         char sizeLine[24];
         const int n = std::snprintf(sizeLine, sizeof sizeLine, "%llx\r\n", static_cast<unsigned long long>(data.size()));
-        m_socket->write(sizeLine, n);
-        m_socket->write(data.constData(), data.size());
-        m_socket->write("\r\n", 2);
+        send({head, QByteArrayView(sizeLine, n), data, "\r\n"});
     } else {
-        m_socket->write(data.constData(), data.size());
+        send({head, data});
     }
-    // Send now rather than on the next turn of the event loop: QTcpSocket otherwise only arms a write
-    // notifier, costing a poll round trip (and for a stream, each event's delay) per piece.
-    m_socket->flush();
 }
 
 void ClientConnection::endResponse()
 {
     if (m_closing)
         return;
-    if (m_chunkedOut && !m_headRequest)
-        m_socket->write("0\r\n\r\n", 5);
+    const QByteArray head = std::exchange(m_head, {});
+    const bool lastChunk = m_chunkedOut && !m_headRequest;
     m_chunkedOut = false;
-    m_socket->flush(); // a write error closes us synchronously (errorOccurred)
+    send({head, lastChunk ? QByteArrayView("0\r\n\r\n") : QByteArrayView()});
     if (m_closing)
         return;
     if (m_respondingLocally)
@@ -357,7 +409,7 @@ void ClientConnection::endResponse()
     m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
     if (!m_exchange) {
         // Continue with a pipelined request, if any (deferred when an exchange is still unwinding).
-        m_in.append(m_socket->readAll());
+        resumeReading();
         processBuffer();
     }
 }
@@ -379,16 +431,21 @@ void ClientConnection::exchangeFinished(proxy::Exchange *exchange)
     // The exchange may be on the stack of its own callback: keep it until the next request (or the
     // connection's end) instead of posting a deleteLater per request.
     m_finishedExchange = std::move(m_exchange);
-    if (!m_closing && !m_closeAfterResponse && m_socket && m_socket->state() == QAbstractSocket::ConnectedState) {
+    const bool open = m_plain ? m_plain->isOpen() : m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
+    if (!m_closing && !m_closeAfterResponse && open) {
         m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
         // A pipelined request that arrived while we were busy is already buffered, and no readyRead will
         // announce it again: continue with it from the event loop. Otherwise the next readyRead brings
         // the next request, and there is nothing to post.
-        if (m_in.isEmpty() && m_socket->bytesAvailable() == 0)
+        if (m_plain && m_in.isEmpty()) {
+            m_plain->setReading(true); // the next request announces itself
+            return;
+        }
+        if (!m_plain && m_in.isEmpty() && m_socket->bytesAvailable() == 0)
             return;
         QMetaObject::invokeMethod(this, [this] {
             if (!m_closing && !isBusy()) {
-                m_in.append(m_socket->readAll());
+                resumeReading();
                 processBuffer();
             }
         }, Qt::QueuedConnection);
@@ -438,6 +495,10 @@ void ClientConnection::abortNow()
         ex.release()->deleteLater();
         // Hand the closing words (an error event, or a 503) to the kernel before the abort below: the
         // thread may end right after, and nothing else would write them.
+        if (!m_head.isEmpty()) {
+            const QByteArray head = std::exchange(m_head, {});
+            send({head});
+        }
         if (m_socket)
             m_socket->flush();
     }
@@ -459,20 +520,29 @@ void ClientConnection::closeAfterWrite()
         if (pendingOutput() == 0)
             closeConnection();
     };
-    connect(m_socket, &QTcpSocket::bytesWritten, this, closeWhenWritten);
-    if (m_ssl)
-        connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, closeWhenWritten);
+    if (m_plain) {
+        connect(m_plain, &net::PlainSocket::bytesWritten, this, closeWhenWritten);
+    } else {
+        connect(m_socket, &QTcpSocket::bytesWritten, this, closeWhenWritten);
+        if (m_ssl)
+            connect(m_ssl, &QSslSocket::encryptedBytesWritten, this, closeWhenWritten);
+    }
     m_deadlineMs = nowMs() + 10000;
 }
 
 void ClientConnection::closeConnection()
 {
-    if (!m_socket)
+    if (!m_socket && !m_plain)
         return;
     m_closing = true;
     m_deadlineMs = 0;
-    m_socket->disconnect(this);
-    m_socket->abort();
+    if (m_plain) {
+        m_plain->disconnect(this);
+        m_plain->abort();
+    } else {
+        m_socket->disconnect(this);
+        m_socket->abort();
+    }
     if (!m_closedEmitted) {
         m_closedEmitted = true;
         emit closed(this);

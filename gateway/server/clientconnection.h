@@ -13,10 +13,15 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <initializer_list>
 #include <memory>
 
 class QSslSocket;
 class QTcpSocket;
+
+namespace switchyard::net {
+class PlainSocket;
+}
 
 namespace switchyard::proxy {
 class Exchange;
@@ -60,6 +65,11 @@ private:
     void startTls();
     void onEncrypted();
     qint64 pendingOutput() const; // not yet handed to the kernel, encrypted or not
+    // Hands the pieces to the socket at once, in one system call for a plain connection. False when
+    // that found the client gone (we are closing then).
+    bool send(std::initializer_list<QByteArrayView> pieces);
+    // After a response: take in what the client sent meanwhile (pipelining).
+    void resumeReading();
     void onDisconnected();
     void processBuffer();
     void handleRequest(http::Request request);
@@ -71,8 +81,9 @@ private:
     qint64 nowMs() const;
 
     WorkerContext *m_ctx;
-    QTcpSocket *m_socket = nullptr;
-    QSslSocket *m_ssl = nullptr;   // m_socket when serving HTTPS
+    net::PlainSocket *m_plain = nullptr; // a plain-HTTP client's connection (net/plainsocket.h)
+    QTcpSocket *m_socket = nullptr;      // HTTPS: the QSslSocket (m_ssl), else null
+    QSslSocket *m_ssl = nullptr;
     bool m_awaitingTlsHello = false; // HTTPS: no byte seen yet
     bool m_handshaking = false;    // HTTPS: the handshake has not finished
     bool m_rejectAfterHandshake = false; // HTTPS over the connection cap: the 503 follows the handshake
@@ -80,6 +91,7 @@ private:
     QByteArray m_in;
     std::unique_ptr<proxy::Exchange> m_exchange;
     std::unique_ptr<proxy::Exchange> m_finishedExchange; // deleted when the next request starts
+    QByteArray m_head;        // a response head waiting for its first body bytes, to go out with them
     QByteArray m_corsHeaders; // for every response to the current request (proxy/cors.h)
     bool m_respondingLocally = false;
     bool m_keepAlive = true;       // of the request being answered

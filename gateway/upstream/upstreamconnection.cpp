@@ -1,5 +1,7 @@
 #include "upstreamconnection.h"
 
+#include "net/socketreader.h"
+
 #include <QSslSocket>
 #include <QTcpSocket>
 
@@ -8,7 +10,8 @@ using namespace Qt::Literals::StringLiterals;
 namespace switchyard::upstream {
 
 namespace {
-// Bounds what we buffer from a node when the client reads slower than the node writes.
+// Bounds what we buffer from a node when the client reads slower than the node writes (and what one
+// read takes from an unbuffered socket before the response is passed on).
 constexpr qint64 SocketReadBufferBytes = 256 * 1024;
 } // namespace
 
@@ -33,7 +36,10 @@ bool UpstreamConnection::isConnected() const
 
 bool UpstreamConnection::isReusable() const
 {
-    return !m_broken && m_keepAlive && !m_listener && isConnected() && m_socket->bytesAvailable() == 0 && m_in.isEmpty();
+    // Unbuffered, stray bytes or the node's close are read as they come (onReadyRead) and mark the
+    // connection broken: no need to ask the kernel (an ioctl) per request.
+    const bool nothingStray = net::isUnbuffered(m_socket) ? !m_peerClosed : m_socket->bytesAvailable() == 0;
+    return !m_broken && m_keepAlive && !m_listener && isConnected() && nothingStray && m_in.isEmpty();
 }
 
 void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
@@ -47,8 +53,7 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
     m_idleTimer.invalidate();
     if (isConnected()) {
         ++m_requestsSent;
-        m_socket->write(request);
-        m_socket->flush(); // now, not on the next turn of the event loop (a failure reports synchronously)
+        writeRequest(request);
         return;
     }
     m_pendingRequest = std::move(request);
@@ -69,6 +74,7 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
         m_socket = new QTcpSocket(this);
         connect(m_socket, &QTcpSocket::connected, this, &UpstreamConnection::onConnected);
     }
+    m_peerClosed = false;
     m_socket->setReadBufferSize(SocketReadBufferBytes);
     connect(m_socket, &QTcpSocket::readyRead, this, &UpstreamConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &UpstreamConnection::onDisconnected);
@@ -76,7 +82,8 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
     if (m_endpoint.tls)
         static_cast<QSslSocket *>(m_socket)->connectToHostEncrypted(m_endpoint.host, m_endpoint.port);
     else
-        m_socket->connectToHost(m_endpoint.host, m_endpoint.port);
+        m_socket->connectToHost(m_endpoint.host, m_endpoint.port,
+                                QIODevice::ReadWrite | QIODevice::Unbuffered); // net/socketreader.h
 }
 
 void UpstreamConnection::onConnected()
@@ -85,12 +92,27 @@ void UpstreamConnection::onConnected()
     m_socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
     if (!m_pendingRequest.isEmpty()) {
         ++m_requestsSent;
-        m_socket->write(m_pendingRequest);
+        const QByteArray request = std::move(m_pendingRequest);
         m_pendingRequest.clear();
-        m_socket->flush();
+        if (!writeRequest(request))
+            return;
     }
     if (m_listener)
         m_listener->upstreamConnected();
+}
+
+bool UpstreamConnection::writeRequest(const QByteArray &request)
+{
+    const qint64 written = m_socket->write(request);
+    if (written < 0 && net::isUnbuffered(m_socket)) {
+        // The node has closed this connection: a buffered socket would say so itself (errorOccurred), an
+        // unbuffered one only through this result. Nothing of the request was taken.
+        m_peerClosed = true;
+        onDisconnected();
+        return false;
+    }
+    m_socket->flush(); // now, not on the next turn of the event loop (a failure reports synchronously)
+    return true;
 }
 
 void UpstreamConnection::abort()
@@ -113,15 +135,50 @@ void UpstreamConnection::resume()
 
 void UpstreamConnection::onReadyRead()
 {
+    const bool unbuffered = m_socket && net::isUnbuffered(m_socket);
     if (!m_listener) {
         // Bytes from a node while idle are a protocol violation; the connection is not reusable.
-        if (m_socket->bytesAvailable() > 0)
+        if (!unbuffered) {
+            if (m_socket->bytesAvailable() > 0)
+                m_broken = true;
+            return;
+        }
+        if (m_peerClosed)
+            return;
+        QByteArray stray;
+        const net::ReadOutcome r = net::readAvailable(m_socket, stray, SocketReadBufferBytes);
+        if (r.bytes > 0)
             m_broken = true;
+        if (r.closed) {
+            m_peerClosed = true;
+            onDisconnected(); // the node ended the keep-alive
+        }
         return;
     }
     if (m_paused)
+        return; // unread, the kernel's buffer fills and the node is pushed back
+    if (!unbuffered) {
+        m_in.append(m_socket->readAll());
+        processInput();
         return;
-    m_in.append(m_socket->readAll());
+    }
+    if (m_peerClosed) {
+        processInput(); // what was read before the close (onDisconnected drains with this)
+        return;
+    }
+    const net::ReadOutcome r = net::readAvailable(m_socket, m_in, SocketReadBufferBytes);
+    if (r.closed)
+        m_peerClosed = true;
+    processInput();
+    // The listener callbacks above never delete us (the pool uses deleteLater).
+    if (r.closed)
+        onDisconnected();
+}
+
+void UpstreamConnection::processInput()
+{
+    if (!m_listener || m_paused)
+        return;
     if (m_inHead) {
         const auto s = m_parser.parseHead(m_in);
         if (s == http::ResponseParser::Status::NeedMore)
@@ -180,6 +237,7 @@ void UpstreamConnection::finishResponse()
 
 void UpstreamConnection::onDisconnected()
 {
+    m_peerClosed = true; // whatever is left is in m_in: the drain below must not read again
     if (m_listener && m_inBody && m_parser.finishOnClose()) {
         // Drain what is left; the close ends a body that had no length.
         onReadyRead();

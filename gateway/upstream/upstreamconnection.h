@@ -80,6 +80,8 @@ signals:
 private:
     void onConnected();
     void onReadyRead();
+    void processInput(); // the response bytes in m_in, to the listener
+    bool writeRequest(const QByteArray &request); // false when the node had closed the connection
     void onDisconnected();
     void onSocketError();
     void fail(UpstreamErrorKind kind, const QString &message, const UntrustedCertificate &untrusted = {});
@@ -97,6 +99,7 @@ private:
     bool m_keepAlive = true;
     bool m_paused = false;
     bool m_broken = false;
+    bool m_peerClosed = false; // an unbuffered socket read the node's close (Qt does not signal it)
     int m_requestsSent = 0;
     int m_responsesFinished = 0;
     QElapsedTimer m_idleTimer;

@@ -19,6 +19,8 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QSettings>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTextCursor>
@@ -97,6 +99,16 @@ int main(int argc, char **argv)
                                                                          QHeaderView::Stretch);
     if (!save(window, formPng))
         return 1;
+    // Optionally the bottom of the form too: the history and shared-keys settings.
+    if (argc > 3) {
+        QScrollArea *area = qobject_cast<QScrollArea *>(e->form());
+        if (!area)
+            area = e->form()->findChild<QScrollArea *>();
+        if (area)
+            area->verticalScrollBar()->setValue(area->verticalScrollBar()->maximum());
+        if (!save(window, QString::fromLocal8Bit(argv[3])))
+            return 1;
+    }
 
     // A typo in the text as well: a negative weight, underlined where it is.
     {

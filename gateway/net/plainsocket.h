@@ -1,0 +1,74 @@
+#pragma once
+
+// A client's plain-HTTP connection, read with read(2) and written with one sendmsg(2) per response
+// piece, straight between the kernel and our buffers.
+//
+// Why not QTcpSocket here: before every read it asks the kernel how much is waiting (an ioctl), reads
+// into its own ring buffer and copies out again on readAll(), and a socket taken with
+// setSocketDescriptor() (how an accepted connection arrives) stays buffered whatever the open mode.
+// That machinery was a large share of a proxied request's cost (docs/PERFORMANCE.md). Two
+// QSocketNotifiers on the worker's event loop say when to read and when the kernel takes more output;
+// nothing else runs per request. HTTPS connections keep QSslSocket, whose TLS engine needs its buffer.
+//
+// Reading is level-triggered: while there is input and reading is on, readyRead() keeps coming. The
+// owner turns reading off (setReading) when it will not take more, and the kernel then pushes back on
+// the client.
+
+#include "net/socketreader.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHostAddress>
+#include <QObject>
+
+#include <initializer_list>
+
+class QSocketNotifier;
+
+namespace switchyard::net {
+
+class PlainSocket final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(PlainSocket)
+
+public:
+    // Takes a connected, accepted descriptor; closes it when aborted or destroyed.
+    explicit PlainSocket(qintptr descriptor, QObject *parent = nullptr);
+    ~PlainSocket() override;
+
+    bool isOpen() const { return m_fd >= 0; }
+    QHostAddress peerAddress() const;
+    void setNoDelay(); // TCP_NODELAY: a stream's events go out as they come
+
+    // Appends what the kernel has to `in`, at most `room` bytes. `closed` when the client closed its
+    // side or the connection failed: nothing more will come (reading is then off).
+    ReadOutcome read(QByteArray &in, qint64 room);
+    void setReading(bool on);
+
+    // Hands the pieces to the kernel in one system call. What it does not take now waits here (with
+    // anything written after it) and goes out as the client reads, each step announced by
+    // bytesWritten(). False when the client is gone.
+    bool write(std::initializer_list<QByteArrayView> pieces);
+    qint64 bytesToWrite() const { return m_pending.size() - m_pendingSent; }
+
+    // Closes now; what waits to be written is dropped. Emits nothing.
+    void abort();
+
+signals:
+    void readyRead();
+    void bytesWritten();
+    // Writing what waited failed: the client reset or closed the connection.
+    void failed();
+
+private:
+    void onWritable();
+
+    int m_fd = -1;
+    QSocketNotifier *m_readNotifier = nullptr;
+    QSocketNotifier *m_writeNotifier = nullptr;
+    QByteArray m_pending;     // output the kernel has not taken yet
+    qsizetype m_pendingSent = 0; // how much of m_pending has gone out since
+};
+
+} // namespace switchyard::net
