@@ -1,0 +1,184 @@
+// net::PlainSocket against real loopback TCP connections: what a client sends arrives, a client's close
+// is read as such, a response's pieces leave in one piece, a slow reader gets every byte in order as it
+// drains, and writing to a client that has gone is an error result (not a SIGPIPE that kills the gateway).
+
+#include "net/plainsocket.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace switchyard;
+
+namespace {
+
+// Hands over accepted descriptors as the gateway's listener does, without wrapping them.
+class DescriptorServer final : public QTcpServer
+{
+public:
+    QList<qintptr> accepted;
+
+protected:
+    void incomingConnection(qintptr descriptor) override { accepted.append(descriptor); }
+};
+
+// A client on a raw non-blocking descriptor, so the test decides when it reads.
+struct RawClient
+{
+    int fd = -1;
+    ~RawClient()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    bool connectTo(quint16 port)
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(port);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
+            return false;
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        return true;
+    }
+    void send(const QByteArray &data) { QCOMPARE_GE(::send(fd, data.constData(), data.size(), 0), 0); }
+    // Everything the kernel holds for the client now.
+    QByteArray readSome()
+    {
+        QByteArray out;
+        char buf[65536];
+        ssize_t n;
+        while ((n = ::read(fd, buf, sizeof buf)) > 0)
+            out.append(buf, n);
+        return out;
+    }
+    void resetAndClose()
+    {
+        const linger l{1, 0}; // close with a reset, as a client killed mid-answer
+        ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+        ::close(fd);
+        fd = -1;
+    }
+};
+
+} // namespace
+
+class TestPlainSocket final : public QObject
+{
+    Q_OBJECT
+
+private:
+    DescriptorServer m_server;
+    RawClient m_client;
+    std::unique_ptr<net::PlainSocket> m_socket;
+
+private slots:
+    void initTestCase()
+    {
+        // Default SIGPIPE: a write that raised it would end this test, as it would end the gateway.
+        std::signal(SIGPIPE, SIG_DFL);
+        QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
+    }
+
+    void init()
+    {
+        m_client = {};
+        QVERIFY(m_client.connectTo(m_server.serverPort()));
+        QTRY_COMPARE(m_server.accepted.size(), 1);
+        m_socket = std::make_unique<net::PlainSocket>(m_server.accepted.takeFirst());
+        QVERIFY(m_socket->peerAddress().isLoopback());
+    }
+
+    void cleanup() { m_socket.reset(); }
+
+    void readsWhatTheClientSends()
+    {
+        QSignalSpy ready(m_socket.get(), &net::PlainSocket::readyRead);
+        m_client.send("POST /v1/chat/completions HTTP/1.1\r\n");
+        QVERIFY(ready.wait(5000));
+        QByteArray in("already here:");
+        const net::ReadOutcome r = m_socket->read(in, 1 << 20);
+        QCOMPARE(in, QByteArray("already here:POST /v1/chat/completions HTTP/1.1\r\n"));
+        QCOMPARE(r.bytes, 36);
+        QVERIFY(!r.closed);
+    }
+
+    void readsNoMoreThanThereIsRoomFor()
+    {
+        QSignalSpy ready(m_socket.get(), &net::PlainSocket::readyRead);
+        m_client.send(QByteArray(1000, 'x'));
+        QVERIFY(ready.wait(5000));
+        QByteArray in;
+        QCOMPARE(m_socket->read(in, 300).bytes, 300);
+        QCOMPARE(m_socket->read(in, 1 << 20).bytes, 700); // the rest waited in the kernel
+    }
+
+    void aClientsCloseIsReadAsClosed()
+    {
+        QSignalSpy ready(m_socket.get(), &net::PlainSocket::readyRead);
+        m_client.send("last words");
+        ::shutdown(m_client.fd, SHUT_WR);
+        QByteArray in;
+        bool closed = false;
+        QTRY_VERIFY_WITH_TIMEOUT((closed = m_socket->read(in, 1 << 20).closed), 5000);
+        QCOMPARE(in, QByteArray("last words"));
+        QVERIFY(closed);
+    }
+
+    void piecesLeaveTogether()
+    {
+        QVERIFY(m_socket->write({"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n", QByteArrayView(), "ok"}));
+        QCOMPARE(m_socket->bytesToWrite(), 0);
+        QByteArray got;
+        QTRY_COMPARE_WITH_TIMEOUT((got += m_client.readSome()), QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"), 5000);
+    }
+
+    void aSlowReaderGetsEveryByteInOrder()
+    {
+        // Far more than loopback's socket buffers hold: most of it has to wait with us.
+        QByteArray payload(16 * 1024 * 1024, Qt::Uninitialized);
+        for (qsizetype i = 0; i < payload.size(); ++i)
+            payload[i] = char('a' + (i * 7 + i / 4096) % 26);
+        QSignalSpy written(m_socket.get(), &net::PlainSocket::bytesWritten);
+        QVERIFY(m_socket->write({"head:", payload}));
+        QVERIFY(m_socket->bytesToWrite() > 0);
+        QVERIFY(m_socket->write({":tail"})); // queued behind, in order
+        QByteArray got;
+        got.reserve(payload.size() + 10);
+        QTRY_VERIFY_WITH_TIMEOUT(((got += m_client.readSome()), got.size() == payload.size() + 10), 30000);
+        QCOMPARE(got.first(5), QByteArray("head:"));
+        QVERIFY(got.sliced(5, payload.size()) == payload);
+        QCOMPARE(got.last(5), QByteArray(":tail"));
+        QTRY_COMPARE(m_socket->bytesToWrite(), 0);
+        QVERIFY(written.size() > 0);
+    }
+
+    void writingToAGoneClientFailsWithoutSigpipe()
+    {
+        m_client.resetAndClose();
+        // The reset reaches us at once on loopback; the first write after it fails.
+        QTRY_VERIFY_WITH_TIMEOUT(!m_socket->write({"data: {}\n\n"}), 5000);
+        QByteArray in;
+        QVERIFY(m_socket->read(in, 1024).closed);
+    }
+
+    void abortClosesTheConnection()
+    {
+        m_socket->abort();
+        QVERIFY(!m_socket->isOpen());
+        QVERIFY(!m_socket->write({"x"}));
+        char c;
+        QTRY_COMPARE_WITH_TIMEOUT(::read(m_client.fd, &c, 1), ssize_t(0), 5000); // the client sees the close
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlainSocket)
+#include "tst_plainsocket.moc"
