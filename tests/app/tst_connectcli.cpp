@@ -1,5 +1,5 @@
 // `SWITCHYARD_ADMIN_KEY=… switchyard --connect URL`, as an operator types it on a workstation: the real
-// program, in Chinese, against a real `switchyard --headless` process in front of two simulated nodes.
+// program, in English and in Chinese, against a real `switchyard --headless` process in front of two simulated nodes.
 // Through a counting proxy the test sees what the panel does on the wire: it polls the gateway's status
 // with the admin key, keeps polling, finds the gateway again after it was restarted, and never prints
 // the key.
@@ -53,8 +53,18 @@ private:
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
+    void connectPollsTheGatewayAndFindsItAgainAfterARestart_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << u"en_US.UTF-8"_s << u"en"_s;
+        QTest::newRow("Chinese") << u"zh_CN.UTF-8"_s << u"zh_CN"_s;
+    }
+
     void connectPollsTheGatewayAndFindsItAgainAfterARestart()
     {
+        QFETCH(QString, lang);
+        QFETCH(QString, language);
         testing::TestProcesses processes(m_dir.path());
         const quint16 a = processes.startSimNode(QStringLiteral(SWITCHYARD_SIMNODE_BIN), u"a"_s);
         const quint16 b = processes.startSimNode(QStringLiteral(SWITCHYARD_SIMNODE_BIN), u"b"_s);
@@ -68,7 +78,7 @@ private slots:
         QVERIFY(proxy.listen());
 
         // The workstation: its own settings, no secret service (the key comes from the environment), no
-        // display, the Chinese interface.
+        // display, the interface in English or in Chinese.
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"SWITCHYARD_ADMIN_KEY"_s, QString::fromLatin1(AdminKey));
         env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
@@ -77,8 +87,8 @@ private slots:
         env.insert(u"XDG_DATA_HOME"_s, m_dir.filePath(u"home/.local/share"_s));
         env.insert(u"XDG_CACHE_HOME"_s, m_dir.filePath(u"home/.cache"_s));
         env.insert(u"DBUS_SESSION_BUS_ADDRESS"_s, u"unix:path=/nonexistent/switchyard-test-bus"_s);
-        env.insert(u"LANG"_s, u"zh_CN.UTF-8"_s);
-        env.insert(u"LANGUAGE"_s, u"zh_CN"_s);
+        env.insert(u"LANG"_s, lang);
+        env.insert(u"LANGUAGE"_s, language);
         QProcess panel;
         panel.setProcessEnvironment(env);
         panel.setProgram(QStringLiteral(SWITCHYARD_BIN));
