@@ -186,7 +186,8 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
     const qsizetype q = target.indexOf('?');
     m_request.path = (q < 0 ? target : target.first(q)).toByteArray();
 
-    // Header fields.
+    // Header fields: room for a usual client's in one allocation (growing 1, 2, 4, 8 cost four).
+    m_request.headers.reserve(16);
     qsizetype pos = lineEnd + 2;
     bool haveLength = false;
     qsizetype contentLength = 0;

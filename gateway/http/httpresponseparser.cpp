@@ -33,7 +33,9 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
             return fail("malformed status code");
         const bool http10 = line[7] == '0';
         m_status = status;
-        m_reason = line.size() > 13 ? line.sliced(13).toByteArray() : QByteArray();
+        // "OK" nearly always: a static string then, not an allocation per response.
+        const QByteArrayView reason = line.size() > 13 ? line.sliced(13) : QByteArrayView();
+        m_reason = reason == "OK" ? QByteArray::fromRawData("OK", 2) : reason.toByteArray();
         m_headers.clear();
         qsizetype pos = lineEnd + 2;
         while (pos < head.size()) {

@@ -45,6 +45,60 @@ class TestStats final : public QObject
     Q_OBJECT
 
 private slots:
+    // The headless log's line is read by people and by scripts (grep, awk on key=value): its fields,
+    // their order, quoting of a route with a space, '"' turned into '\'' inside quotes, '-' for an
+    // empty model or node, and text beyond ASCII kept as UTF-8.
+    void logLineKeepsItsFormat()
+    {
+        stats::RequestRecord r;
+        r.method = "POST";
+        r.path = "/v1/chat/completions";
+        r.model = QStringLiteral("qwen/qwen3-8b");
+        r.node = QStringLiteral("spark-b");
+        r.route = QStringLiteral("prefix 87%");
+        r.status = 200;
+        r.attempts = 3;
+        r.stream = true;
+        r.ttftMs = 41;
+        r.durationMs = 1234;
+        r.promptTokens = 120;
+        r.completionTokens = 0;
+        stats::Attempt timeout;
+        timeout.node = QStringLiteral("spark-a");
+        timeout.outcome = stats::Attempt::Outcome::Timeout;
+        stats::Attempt error;
+        error.node = QStringLiteral("spark-c");
+        error.status = 503;
+        error.outcome = stats::Attempt::Outcome::ErrorStatus;
+        stats::Attempt answered;
+        answered.node = QStringLiteral("spark-b");
+        answered.status = 200;
+        answered.outcome = stats::Attempt::Outcome::Answered;
+        r.tried = {timeout, error, answered};
+        r.error = QStringLiteral("cut: node said \"bye\" — über");
+        QCOMPARE(r.toLogLine(),
+                 QStringLiteral("POST /v1/chat/completions model=qwen/qwen3-8b node=spark-b status=200 attempts=3 "
+                                "tried=spark-a:timeout,spark-c:503,spark-b:200 route=\"prefix 87%\" stream=1 "
+                                "ttft_ms=41 duration_ms=1234 prompt_tokens=120 completion_tokens=0 "
+                                "error=\"cut: node said 'bye' — über\""));
+
+        stats::RequestRecord local;
+        local.method = "GET";
+        local.path = "/v1/models";
+        local.status = 401;
+        local.attempts = 0;
+        QCOMPARE(local.toLogLine(),
+                 QStringLiteral("GET /v1/models model=- node=- status=401 attempts=0 stream=0 ttft_ms=- "
+                                "duration_ms=0 prompt_tokens=- completion_tokens=-"));
+
+        // A long error goes whole (the stack buffer spills into the line), route without a space unquoted.
+        r.route = QStringLiteral("weighted");
+        r.error = QString(2000, u'x');
+        const QString line = r.toLogLine();
+        QVERIFY(line.contains(QStringLiteral(" route=weighted ")));
+        QVERIFY(line.endsWith(QStringLiteral("error=\"") + QString(2000, u'x') + u'"'));
+    }
+
     void historyTurnsCountersIntoRates()
     {
         SecondsHistory h;
