@@ -117,7 +117,7 @@ private:
     {
         if (QDateTime::currentMSecsSinceEpoch() % 60'000 < 45'000)
             return;
-        QTest::qWaitFor([] { return QDateTime::currentMSecsSinceEpoch() % 60'000 < 15'000; }, 20'000);
+        (void)QTest::qWaitFor([] { return QDateTime::currentMSecsSinceEpoch() % 60'000 < 15'000; }, 20'000);
     }
 
 private slots:
