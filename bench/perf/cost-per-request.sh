@@ -4,7 +4,8 @@
 # over exactly COUNT non-streamed requests on 4 keep-alive connections beyond a warm-up, against a
 # fast nginx upstream. Give several binaries to compare them (e.g. before/after a change).
 #
-# Usage: bench/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000)
+# Usage: bench/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000),
+# KEEP_STRACE=/path/prefix keeps each binary's strace -c table (which system calls) beside the summary.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 count="${COUNT:-2000}"
@@ -47,6 +48,7 @@ for bin in "$@"; do
   wait "$st" 2>/dev/null || true
   kill "$gw"
   wait "$gw" 2>/dev/null || true
+  [ -n "${KEEP_STRACE:-}" ] && cp "$work/strace.txt" "$KEEP_STRACE.$(basename "$(dirname "$(dirname "$bin")")").txt"
   calls=$(awk '$NF == "total" {print $(NF-2)}' "$work/strace.txt")
   awk -v b="$(basename "$(dirname "$(dirname "$bin")")")" -v ir="$ir" -v c="$calls" -v n="$count" \
     'BEGIN {printf "| %s | %.0f | %.1f |\n", b, ir / n, c / n}'

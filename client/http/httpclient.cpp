@@ -142,6 +142,7 @@ public:
         m_connect.stop();
         touch();
         m_response.status = response.status();
+        m_response.head = response.headBlock(); // keeps the bytes the header views point into
         m_response.headers = response.headers();
         if (m_request.onBody) {
             if (m_request.onHead)

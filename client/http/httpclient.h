@@ -59,6 +59,7 @@ struct HttpRequest
 struct HttpResponse
 {
     int status = 0;
+    QByteArray head;       // the head's bytes: `headers` points into them (gateway/http/httptypes.h)
     http::Headers headers;
     QByteArray body;
     QByteArray header(QByteArrayView lowerName) const { return http::headerValue(headers, lowerName).toByteArray(); }

@@ -1,5 +1,7 @@
 #include "httpresponseparser.h"
 
+#include <cstring>
+
 namespace switchyard::http {
 
 ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
@@ -13,7 +15,11 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
         }
         if (end + 4 > MaxHeaderBytes)
             return fail("response header block too large");
-        const QByteArrayView head(buffer.constData(), end);
+        // The head copied into this parser's block (reused from the last response unless someone
+        // kept a copy of it; then writing detaches), and the header fields point into it.
+        m_head.resize(end);
+        std::memcpy(m_head.data(), buffer.constData(), size_t(end));
+        const QByteArrayView head(m_head);
         qsizetype lineEnd = indexOfCrlf(head);
         if (lineEnd < 0)
             lineEnd = head.size();
@@ -47,8 +53,10 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
             const qsizetype colon = field.indexOf(':');
             if (colon <= 0)
                 return fail("malformed response header");
-            m_headers.push_back({field.first(colon).trimmed().toByteArray().toLower(),
-                                 field.sliced(colon + 1).trimmed().toByteArray()});
+            const QByteArrayView name = field.first(colon).trimmed();
+            char *namePtr = m_head.data() + (name.data() - head.data());
+            toLowerAsciiInPlace(namePtr, name.size());
+            m_headers.push_back({QByteArrayView(namePtr, name.size()), field.sliced(colon + 1).trimmed()});
         }
         buffer.remove(0, end + 4);
         if (status >= 100 && status < 200)

@@ -19,13 +19,16 @@ public:
 
     // A response to HEAD has no body whatever its headers say.
     // The header list keeps its capacity: a keep-alive connection parses one head after another, and
-    // the profile showed the list reallocated for every response otherwise.
+    // the profile showed the list reallocated for every response otherwise. The head block likewise
+    // (written anew for the next head; a copy someone kept, see headBlock(), keeps the old bytes).
     void reset(bool headRequest = false)
     {
         Headers kept = std::move(m_headers);
         kept.clear();
+        QByteArray keptHead = std::move(m_head);
         *this = ResponseParser();
         m_headers = std::move(kept);
+        m_head = std::move(keptHead);
         m_headRequest = headRequest;
     }
 
@@ -43,7 +46,9 @@ public:
 
     int status() const { return m_status; }
     const QByteArray &reason() const { return m_reason; }
+    // Views into headBlock(): whoever keeps the headers past the next head keeps a copy of both.
     const Headers &headers() const { return m_headers; }
+    const QByteArray &headBlock() const { return m_head; }
     QByteArrayView header(QByteArrayView lowerName) const { return headerValue(m_headers, lowerName); }
     Framing framing() const { return m_framing; }
     bool keepAlive() const { return m_keepAlive; }
@@ -59,6 +64,7 @@ private:
     bool m_headRequest = false;
     int m_status = 0;
     QByteArray m_reason;
+    QByteArray m_head; // the last head's bytes, names lower-cased; m_headers points into it
     Headers m_headers;
     Framing m_framing = Framing::None;
     qsizetype m_remaining = 0;

@@ -23,6 +23,14 @@ bool hasHeader(const Headers &headers, QByteArrayView lowerName)
     return false;
 }
 
+void toLowerAsciiInPlace(char *data, qsizetype size)
+{
+    for (qsizetype i = 0; i < size; ++i) {
+        if (data[i] >= 'A' && data[i] <= 'Z')
+            data[i] = char(data[i] + ('a' - 'A'));
+    }
+}
+
 bool headerListContains(QByteArrayView value, QByteArrayView token)
 {
     qsizetype start = 0;
@@ -36,6 +44,44 @@ bool headerListContains(QByteArrayView value, QByteArrayView token)
         start = end + 1;
     }
     return false;
+}
+
+void setHeaders(Request &request, std::initializer_list<std::pair<QByteArrayView, QByteArrayView>> fields)
+{
+    // Sized first: appending to the block after a view was taken could move it.
+    qsizetype size = 0;
+    for (const auto &[name, value] : fields)
+        size += name.size() + value.size();
+    QByteArray block;
+    block.reserve(size);
+    for (const auto &[name, value] : fields) {
+        block.append(name);
+        toLowerAsciiInPlace(block.data() + block.size() - name.size(), name.size());
+        block.append(value);
+    }
+    request.headers.clear();
+    const char *at = block.constData();
+    for (const auto &[name, value] : fields) {
+        request.headers.push_back({QByteArrayView(at, name.size()), QByteArrayView(at + name.size(), value.size())});
+        at += name.size() + value.size();
+    }
+    request.head = std::move(block);
+}
+
+void appendDecimal(QByteArray &out, qint64 n)
+{
+    char digits[24];
+    char *end = digits + sizeof digits;
+    char *at = end;
+    // Negative numbers through the unsigned magnitude, so the smallest qint64 has one too.
+    quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
+    do {
+        *--at = char('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (n < 0)
+        *--at = '-';
+    out.append(at, end - at);
 }
 
 const char *reasonPhrase(int status)

@@ -409,11 +409,42 @@ ScannedBody scanRequestBody(QByteArrayView body)
     return Scanner(body).run();
 }
 
-QByteArray jsonQuote(QByteArrayView text)
+namespace {
+
+// How many bytes c takes inside a JSON string: 1, 2 for the short escapes, 6 for \u00XX.
+int escapedWidth(char c)
 {
-    QByteArray out;
-    out.reserve(text.size() + 2);
+    switch (c) {
+    case '"':
+    case '\\':
+    case '\n':
+    case '\r':
+    case '\t':
+        return 2;
+    default:
+        return static_cast<unsigned char>(c) < 0x20 ? 6 : 1;
+    }
+}
+
+} // namespace
+
+qsizetype jsonQuotedSize(QByteArrayView text)
+{
+    qsizetype n = 2;
+    for (char c : text)
+        n += escapedWidth(c);
+    return n;
+}
+
+void appendJsonQuoted(QByteArray &out, QByteArrayView text)
+{
     out.append('"');
+    // A model name seldom needs escaping: then it goes in as one piece.
+    if (jsonQuotedSize(text) == text.size() + 2) {
+        out.append(text);
+        out.append('"');
+        return;
+    }
     for (char c : text) {
         switch (c) {
         case '"': out.append("\\\""); break;
@@ -433,6 +464,13 @@ QByteArray jsonQuote(QByteArrayView text)
         }
     }
     out.append('"');
+}
+
+QByteArray jsonQuote(QByteArrayView text)
+{
+    QByteArray out;
+    out.reserve(jsonQuotedSize(text));
+    appendJsonQuoted(out, text);
     return out;
 }
 
@@ -465,11 +503,29 @@ QByteArray BodyTemplate::withModel(QByteArrayView model) const
 {
     if (!hasModel)
         return before;
-    const QByteArray quoted = quoteModel ? jsonQuote(model) : model.toByteArray();
     QByteArray out;
-    out.reserve(before.size() + quoted.size() + after.size());
-    out.append(before).append(quoted).append(after);
+    out.reserve(sizeWithModel(model));
+    appendWithModel(out, model);
     return out;
+}
+
+qsizetype BodyTemplate::sizeWithModel(QByteArrayView model) const
+{
+    if (!hasModel)
+        return before.size();
+    return before.size() + (quoteModel ? jsonQuotedSize(model) : model.size()) + after.size();
+}
+
+void BodyTemplate::appendWithModel(QByteArray &out, QByteArrayView model) const
+{
+    out.append(before);
+    if (!hasModel)
+        return;
+    if (quoteModel)
+        appendJsonQuoted(out, model);
+    else
+        out.append(model);
+    out.append(after);
 }
 
 QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel)

@@ -58,13 +58,19 @@ struct BodyTemplate
     // The model goes in as a JSON string; a multipart form field (proxy/audioupload) takes it raw.
     bool quoteModel = true;
     QByteArray withModel(QByteArrayView model) const;
+    // The same, in two steps for writing straight after a request head: its size first (for
+    // Content-Length), then the bytes appended, with no body-sized copy in between.
+    qsizetype sizeWithModel(QByteArrayView model) const;
+    void appendWithModel(QByteArray &out, QByteArrayView model) const;
 };
 BodyTemplate makeBodyTemplate(QByteArrayView body, const ScannedBody &scan);
 
 // The body with `model` replaced by newModel (a JSON string is written) and `fallbacks` removed.
 QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayView newModel);
 
-// Quotes and escapes text as a JSON string.
+// Quotes and escapes text as a JSON string; the size that takes; the same appended to out.
 QByteArray jsonQuote(QByteArrayView text);
+qsizetype jsonQuotedSize(QByteArrayView text);
+void appendJsonQuoted(QByteArray &out, QByteArrayView text);
 
 } // namespace switchyard::http

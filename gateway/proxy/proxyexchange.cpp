@@ -288,26 +288,31 @@ void ProxyExchange::startAttempt(bool forceFresh)
     const routing::Node &node = *m_node;
     const routing::Endpoint &ep = node.endpoint;
     const Target &target = m_targets[m_targetIndex];
-    const QByteArray body = m_body.withModel(target.route.upstreamModel);
+    const QByteArrayView model = target.route.upstreamModel;
+    const qsizetype bodySize = m_body.sizeWithModel(model);
 
-    QByteArray path = ep.basePath;
+    // The request to the node built in one buffer: head, then the body with this attempt's model
+    // spliced in (no body-sized copy between them).
+    QByteArrayView basePath = ep.basePath;
     // A base_url ending in /v1 with a request path starting /v1/ must not become /v1/v1/.
-    if (path.endsWith("/v1") && m_upstreamPath.startsWith("/v1/"))
-        path.chop(3);
-    path += m_upstreamPath;
-
-    QByteArray req;
-    req.reserve(256 + body.size() + node.extraHeaderBlock.size());
-    req += m_method + ' ' + path + " HTTP/1.1\r\nHost: " + ep.hostHeader + "\r\n" +
-           (body.isEmpty() ? QByteArray() : QByteArray("Content-Type: " + m_contentType + "\r\n")) +
-           "Accept: " + (m_stream ? "text/event-stream" : "application/json") +
-           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+    if (basePath.endsWith("/v1") && m_upstreamPath.startsWith("/v1/"))
+        basePath.chop(3);
     const QByteArray &auth = node.authorization[size_t(m_keyIndex)];
+    QByteArray req;
+    req.reserve(192 + basePath.size() + m_upstreamPath.size() + ep.hostHeader.size() + auth.size() +
+                node.extraHeaderBlock.size() + bodySize);
+    req.append(m_method).append(' ').append(basePath).append(m_upstreamPath);
+    req.append(" HTTP/1.1\r\nHost: ").append(ep.hostHeader).append("\r\n");
+    if (bodySize > 0)
+        req.append("Content-Type: ").append(m_contentType).append("\r\n");
+    req.append(m_stream ? "Accept: text/event-stream\r\nContent-Length: " : "Accept: application/json\r\nContent-Length: ");
+    http::appendDecimal(req, bodySize);
+    req.append("\r\n");
     if (!auth.isEmpty())
-        req += "Authorization: " + auth + "\r\n";
-    req += node.extraHeaderBlock;
-    req += "\r\n";
-    req += body;
+        req.append("Authorization: ").append(auth).append("\r\n");
+    req.append(node.extraHeaderBlock);
+    req.append("\r\n");
+    m_body.appendWithModel(req, model);
 
     if (!forceFresh) {
         ++m_record.attempts;
@@ -374,17 +379,17 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_sse = contentType.startsWith("text/event-stream");
     m_filterUsage = m_usageAsked && m_sse;
     QByteArray headers;
-    headers.reserve(160);
+    headers.reserve(160 + m_rateLimitHeaders.size());
     if (!contentType.isEmpty())
-        headers += "Content-Type: " + contentType.toByteArray() + "\r\n";
+        headers.append("Content-Type: ").append(contentType).append("\r\n");
     if (m_sse)
-        headers += "Cache-Control: no-cache\r\n";
-    headers += "X-Switchyard-Node: " + m_node->name.toUtf8() +
-               "\r\nX-Switchyard-Attempts: " + QByteArray::number(m_record.attempts) + "\r\n";
-    headers += m_rateLimitHeaders;
+        headers.append("Cache-Control: no-cache\r\n");
+    headers.append("X-Switchyard-Node: ").append(m_node->nameUtf8).append("\r\nX-Switchyard-Attempts: ");
+    http::appendDecimal(headers, m_record.attempts);
+    headers.append("\r\n").append(m_rateLimitHeaders);
     const QByteArrayView requestId = response.header("x-request-id");
     if (!requestId.isEmpty())
-        headers += "X-Request-Id: " + requestId.toByteArray() + "\r\n";
+        headers.append("X-Request-Id: ").append(requestId).append("\r\n");
     // The usage filter changes the body's length: the client's framing then cannot be the node's.
     const qint64 length = m_filterUsage ? -1
                           : response.framing() == http::ResponseParser::Framing::Length

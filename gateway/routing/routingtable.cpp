@@ -76,7 +76,8 @@ std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayCon
             continue; // the loader rejects such configs; a table built anyway skips the node
         Node node;
         node.name = p.name;
-        node.nameHash = stableHash64(p.name.toUtf8());
+        node.nameUtf8 = p.name.toUtf8();
+        node.nameHash = stableHash64(node.nameUtf8);
         node.provider = p;
         node.endpoint = *ep;
         node.runtime = runtimeFor ? runtimeFor(p.name) : std::make_shared<stats::NodeRuntime>();

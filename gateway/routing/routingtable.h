@@ -42,6 +42,7 @@ struct Endpoint
 struct Node
 {
     QString name; // the provider name
+    QByteArray nameUtf8; // the same, as the X-Switchyard-Node header sends it (built once, not per answer)
     config::ProviderConfig provider;
     Endpoint endpoint;
     quint64 nameHash = 0; // stableHash64 of the name: rendezvous scores and prefix-index keys

@@ -347,12 +347,16 @@ void ClientConnection::sendResponseHead(int status, const QByteArray &headerLine
     const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_ctx->draining;
     QByteArray head;
     head.reserve(192 + headerLines.size());
-    head += "HTTP/1.1 " + QByteArray::number(status) + ' ' + http::reasonPhrase(status) + "\r\nServer: switchyard\r\n";
+    head.append("HTTP/1.1 ");
+    http::appendDecimal(head, status);
+    head.append(' ').append(http::reasonPhrase(status)).append("\r\nServer: switchyard\r\n");
     head += headerLines;
     head += m_corsHeaders;
     m_chunkedOut = false;
     if (contentLength >= 0) {
-        head += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+        head.append("Content-Length: ");
+        http::appendDecimal(head, contentLength);
+        head.append("\r\n");
     } else if (!m_http10) {
         head += "Transfer-Encoding: chunked\r\n";
         m_chunkedOut = true;

@@ -79,6 +79,7 @@ TestResponse TestClient::readHead(int timeoutMs)
             }
             if (s != http::ResponseParser::Status::NeedMore) {
                 r.status = m_parser.status();
+                r.head = m_parser.headBlock(); // keeps the bytes the header views point into
                 r.headers = m_parser.headers();
                 if (s == http::ResponseParser::Status::BodyComplete) {
                     r.complete = true;

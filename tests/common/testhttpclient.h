@@ -16,6 +16,7 @@ namespace switchyard::testing {
 struct TestResponse
 {
     int status = 0;
+    QByteArray head;       // the head's bytes, which `headers` points into
     http::Headers headers;
     QByteArray body;
     QList<qint64> pieceTimesMs; // arrival time of each body read, since the request was sent

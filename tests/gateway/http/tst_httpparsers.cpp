@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using namespace switchyard::http;
 
 class TestHttpParsers final : public QObject
@@ -207,6 +209,37 @@ private slots:
         // Escaped model names are decoded.
         const ScannedBody s3 = scanRequestBody(R"({"model":"a\/b\u0041"})");
         QCOMPARE(*s3.model, QByteArray("a/bA"));
+    }
+
+    // The request to a node is written as head + body in one buffer, its Content-Length announced before
+    // the body is: the announced size must be the bytes written, for plain and escaped model names.
+    void bodyTemplateAnnouncesTheSizeItWrites()
+    {
+        const QByteArray body(R"({"model":"a/m","fallbacks":["b/m"],"messages":[]})");
+        const ScannedBody s = scanRequestBody(body);
+        QVERIFY(s.valid);
+        const BodyTemplate t = makeBodyTemplate(body, s);
+        for (const QByteArray &model : {QByteArray("m"), QByteArray("q\"uo\\te\n\x01"), QByteArray()}) {
+            QByteArray out("HEAD\r\n");
+            t.appendWithModel(out, model);
+            QCOMPARE(out.size() - 6, t.sizeWithModel(model));
+            QCOMPARE(out.sliced(6), t.withModel(model));
+            QCOMPARE(out.sliced(6), rewriteBody(body, s, model));
+            const ScannedBody again = scanRequestBody(out.sliced(6));
+            QVERIFY(again.valid);
+            QCOMPARE(*again.model, model);
+        }
+        QCOMPARE(jsonQuote("a\"\x1f"), QByteArray("\"a\\\"\\u001f\""));
+    }
+
+    void appendsDecimals()
+    {
+        for (const qint64 n : {qint64(0), qint64(7), qint64(-42), qint64(626), std::numeric_limits<qint64>::max(),
+                               std::numeric_limits<qint64>::min()}) {
+            QByteArray out("x");
+            appendDecimal(out, n);
+            QCOMPARE(out, "x" + QByteArray::number(n));
+        }
     }
 
     // A chunk-size line (or trailer) over ChunkedDecoder::MaxLineLength is refused whether it arrives in

@@ -15,9 +15,10 @@ http::Request request(const QByteArray &method, const QByteArray &origin)
     http::Request r;
     r.method = method;
     r.path = r.target = "/v1/chat/completions";
-    if (!origin.isNull())
-        r.headers.push_back({"origin", origin});
-    r.headers.push_back({"access-control-request-method", "POST"});
+    if (origin.isNull())
+        http::setHeaders(r, {{"access-control-request-method", "POST"}});
+    else
+        http::setHeaders(r, {{"origin", origin}, {"access-control-request-method", "POST"}});
     return r;
 }
 

@@ -50,7 +50,7 @@ private:
     }
 
     static http::Request request(const QByteArray &method, const QByteArray &target, const QByteArray &body = {},
-                                 http::Headers headers = {})
+                                 http::Headers headers = {}) // views into storage the caller keeps
     {
         http::Request r;
         r.method = method;
@@ -212,7 +212,7 @@ private slots:
             http::Request r = request(method, target);
             r.fromLoopback = false;
             if (!key.isEmpty())
-                r.headers.push_back({"authorization", "Bearer " + key});
+                http::setHeaders(r, {{"authorization", QByteArray("Bearer " + key)}});
             return r;
         };
         // No keys at all (the operator allowed unauthenticated access): the OpenAI endpoints answer,
