@@ -198,6 +198,8 @@ private:
     bool m_remoteConfigWanted = true;
     std::optional<link::GatewayStatus> m_status; // the latest the link reported
     QString m_historyProblemShown; // the history problem last shown in the banner
+    qint64 m_historyDroppedShown = 0; // the count of dropped history records last seen
+    QString m_historyDroppedNote;     // the note saying it, as last shown in the banner
     QString m_redisNoteShown;      // the note on the keys' shared limits shown now, or empty
     // Where the chat console and benchmark send a remote gateway's requests: the link's URL, key and
     // certificate pin as last given to them.

@@ -831,14 +831,16 @@ void HistoryStore::writerLoop()
     }
 }
 
-void HistoryStore::append(const stats::RequestRecord &record)
+bool HistoryStore::append(const stats::RequestRecord &record)
 {
     bool warnDrop = false;
+    bool kept = true;
     {
         std::unique_lock lock(m_queue->mutex);
         if (m_queue->records.size() >= size_t(m_options.maxQueued)) {
             m_queue->dropped.fetch_add(1, std::memory_order_relaxed);
             warnDrop = !std::exchange(m_queue->warnedDrop, true);
+            kept = false;
         } else {
             m_queue->records.push_back(record);
             ++m_queue->enqueued;
@@ -852,6 +854,7 @@ void HistoryStore::append(const stats::RequestRecord &record)
                "it catches up"_s.arg(m_path)
                    .arg(m_options.maxQueued);
     }
+    return kept;
 }
 
 void HistoryStore::saveKey(const keys::VirtualKey &key)

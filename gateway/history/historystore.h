@@ -130,7 +130,7 @@ public:
     QString path() const { return m_path; }
 
     // Any thread; never waits on the disk. Drops (and counts) the record when the queue is full.
-    void append(const stats::RequestRecord &record) override;
+    bool append(const stats::RequestRecord &record) override;
     // Any thread; queued like a record (a key with the same id is replaced). Keys are never dropped:
     // they are few, and losing a revocation would matter.
     void saveKey(const keys::VirtualKey &key);

@@ -553,6 +553,7 @@ GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::G
     s.errorsTotal = stats.errorsTotal.load();
     s.inFlight = stats.inFlight.load();
     s.openConnections = stats.openConnections.load();
+    s.historyDropped = stats.historyDropped.load(std::memory_order_relaxed);
     s.rates = ratesOf(stats.history, stats::SecondsHistory::GatewaySeries);
     const stats::HistogramSnapshot ttft = stats.ttft.snapshot();
     const stats::HistogramSnapshot latency = stats.latency.snapshot();
@@ -588,6 +589,7 @@ json toJson(const GatewayStatus &s)
               {"ttft_ms", toJson(s.ttftAllTime)},
               {"latency_ms", toJson(s.latencyAllTime)},
               {"history_problem", s.historyProblem.isEmpty() ? json(nullptr) : json(str(s.historyProblem))},
+              {"history_dropped", s.historyDropped},
               {"redis_problem", s.redisProblem.isEmpty() ? json(nullptr) : json(str(s.redisProblem))}}},
             {"config_generation", s.configGeneration},
             {"nodes", nodes}};
@@ -614,6 +616,8 @@ Expected<GatewayStatus, QString> gatewayStatusFromJson(const json &j)
             r.string("history_problem", s.historyProblem);
         if (const json *h = r.member("redis_problem", false); h && h->is_string())
             r.string("redis_problem", s.redisProblem);
+        if (r.member("history_dropped", false)) // gateways before the counter do not send it
+            r.number("history_dropped", s.historyDropped);
         r.number("requests_total", s.requestsTotal);
         r.number("errors_total", s.errorsTotal);
         r.number("in_flight", s.inFlight);

@@ -100,6 +100,8 @@ struct GatewayStatus
     QList<NodeStatus> nodes;
     // switchyard.history set but not as it should be (docs/HISTORY.md): what the operator should know.
     QString historyProblem;
+    // Request records the history dropped since the gateway started because the disk fell behind.
+    qint64 historyDropped = 0;
     // switchyard.redis_url set but Redis not reached: each replica counts the keys' limits alone.
     QString redisProblem;
     bool operator==(const GatewayStatus &) const = default;

@@ -101,6 +101,9 @@ LocalResponse metricsResponse(const routing::RoutingTable &table, const stats::G
     out += "switchyard_requests_in_flight " + QByteArray::number(stats.inFlight.load()) + '\n';
     header(out, "switchyard_open_connections", "gauge", "Open client connections.");
     out += "switchyard_open_connections " + QByteArray::number(stats.openConnections.load()) + '\n';
+    header(out, "switchyard_history_dropped_total", "counter",
+           "Request records the lasting history dropped because its writer fell behind the disk.");
+    out += "switchyard_history_dropped_total " + QByteArray::number(stats.historyDropped.load()) + '\n';
     header(out, "switchyard_time_to_first_byte_seconds", "histogram", "Time to the first response byte, 2xx requests.");
     histogram(out, "switchyard_time_to_first_byte_seconds", {}, stats.ttft.snapshot());
     header(out, "switchyard_request_duration_seconds", "histogram", "Whole request duration, 2xx requests.");

@@ -16,8 +16,10 @@ void GatewayStats::recordRequest(const RequestRecord &record)
     m_recent.append(record);
     // The sink is loaded once per request. (libstdc++'s atomic shared_ptr takes a spin bit for the load,
     // and the history's queue a short lock: neither waits on the disk.)
-    if (const std::shared_ptr<RecordSink> sink = m_sink.load(std::memory_order_acquire))
-        sink->append(record);
+    if (const std::shared_ptr<RecordSink> sink = m_sink.load(std::memory_order_acquire)) {
+        if (!sink->append(record))
+            historyDropped.fetch_add(1, std::memory_order_relaxed);
+    }
 }
 
 NodeCountersSnapshot snapshotOf(const QString &name, const NodeCounters &c)

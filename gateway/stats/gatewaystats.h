@@ -50,6 +50,9 @@ public:
     std::atomic<qint64> errorsTotal{0}; // requests answered with status >= 500 (or aborted mid-way)
     std::atomic<qint64> inFlight{0};
     std::atomic<int> openConnections{0};
+    // Records the lasting history could not take since the gateway started (its writer fell behind the
+    // disk): the requests were served, their records are missing from the history.
+    std::atomic<qint64> historyDropped{0};
     Histogram ttft;    // gateway-wide, requests answered 2xx
     Histogram latency;
 

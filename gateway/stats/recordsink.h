@@ -12,7 +12,8 @@ class RecordSink
 {
 public:
     virtual ~RecordSink() = default;
-    virtual void append(const RequestRecord &record) = 0;
+    // False when the record was dropped (the writer is behind and its queue full): the caller counts it.
+    virtual bool append(const RequestRecord &record) = 0;
 };
 
 } // namespace switchyard::stats

@@ -2697,6 +2697,12 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
         <source>Request history: %1</source>
         <translation>请求历史：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>Request history: %n record(s) could not be written in time (the disk is behind); the requests themselves were served</source>
+        <translation>
+            <numerusform>请求历史：%n 条记录未能及时写入（磁盘跟不上）；请求本身均已处理</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Shared limits: %1</source>
         <translation>共享限额：%1</translation>

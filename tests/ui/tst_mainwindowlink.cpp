@@ -350,6 +350,45 @@ private slots:
         QVERIFY(benchPinned);
     }
 
+    // The gateway's history writer fell behind the disk and dropped records (the requests were served):
+    // the window says how many whenever the count grows, and counts anew for another gateway process.
+    void droppedHistoryRecordsAreANote()
+    {
+        FakeRemoteLink remote;
+        MainWindow window(&remote, nullptr, nullptr);
+        window.show();
+        remote.reportLink(link::LinkState::Connected);
+        link::GatewayStatus s = remoteStatus(true);
+        remote.report(s);
+        QVERIFY(window.bannerText().isEmpty());
+
+        s.historyDropped = 12;
+        remote.report(s);
+        QVERIFY2(window.bannerText().contains(u"Request history: 12 record"_s), qPrintable(window.bannerText()));
+        QVERIFY(window.bannerText().contains(u"requests themselves were served"_s));
+        s.historyDropped = 40;
+        remote.report(s);
+        QVERIFY2(window.bannerText().contains(u": 40 record"_s), qPrintable(window.bannerText()));
+        saveScreenshot(window, u"mainwindow-history-dropped.png"_s);
+
+        // Dismissed: not shown again for the same count, shown again when it grows.
+        window.hideBanner();
+        remote.report(s);
+        QVERIFY(window.bannerText().isEmpty());
+        s.historyDropped = 41;
+        remote.report(s);
+        QVERIFY(window.bannerText().contains(u": 41 record"_s));
+
+        // A lower count is another gateway process (restarted): nothing new until that one drops records.
+        window.hideBanner();
+        s.historyDropped = 3;
+        remote.report(s);
+        QVERIFY(window.bannerText().isEmpty());
+        s.historyDropped = 5;
+        remote.report(s);
+        QVERIFY(window.bannerText().contains(u": 5 record"_s));
+    }
+
     void unreachableRemoteShowsInTheStatusBar()
     {
         FakeRemoteLink remote;

@@ -5,13 +5,18 @@
 #include "common/testhttpclient.h"
 #include "config/configloader.h"
 #include "gateway/gatewayfixture.h"
+#include "history/historystore.h"
 #include "link/gatewaystatus.h"
+#include "proxy/statusapi.h"
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 using namespace switchyard;
+using namespace Qt::StringLiterals;
 using namespace switchyard::testing;
 using link::GatewayStatus;
 using nlohmann::json;
@@ -31,6 +36,7 @@ GatewayStatus sampleStatus()
     s.errorsTotal = 3;
     s.inFlight = 2;
     s.openConnections = 4;
+    s.historyDropped = 5;
     s.rates = {12.4, 0.2, 1234.56789};
     s.window = {41.5, 97.25, std::nullopt};
     s.ttftAllTime = {10.1, 20.2, 30.3, 97};
@@ -96,6 +102,9 @@ private slots:
         json old = link::toJson(s);
         old["gateway"].erase("paused");
         QVERIFY(*link::gatewayStatusFromJson(old) == s);
+        // Nor does one from before the dropped-records counter: none dropped, as far as anyone knows.
+        old["gateway"].erase("history_dropped");
+        QCOMPARE(link::gatewayStatusFromJson(old)->historyDropped, 0);
     }
 
     void unknownFieldsAreIgnored()
@@ -150,6 +159,37 @@ private slots:
         config::GatewayConfig changed = cfg;
         changed.providers[0].keys[0].weight = 3;
         QVERIFY(link::configHash(changed) != hash);
+    }
+
+    // The lasting history drops records when its writer falls behind the disk (the requests are served
+    // regardless): the count reaches /api/status, which the panel's banner reads, and /metrics.
+    void droppedHistoryRecordsAreReported()
+    {
+        QTemporaryDir dir;
+        // The writer starts paused (test hook) with room for two records: as when the disk stalls.
+        auto opened = history::HistoryStore::open(dir.filePath(u"history.db"_s), {.maxQueued = 2, .startPaused = true});
+        QVERIFY2(opened, qPrintable(opened ? QString() : opened.error()));
+        const std::shared_ptr<history::HistoryStore> store = std::move(opened.value());
+        GatewayFixture f;
+        QVERIFY(f.start({QStringLiteral("a")}));
+        stats::GatewayStats stats;
+        stats.setRecordSink(store);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"records wait for the disk"_s));
+        for (int i = 0; i < 5; ++i) {
+            stats::RequestRecord r;
+            r.model = u"m1"_s;
+            r.status = 200;
+            stats.recordRequest(r);
+        }
+        const GatewayStatus s = link::gatewayStatusOf(*f.gateway.routingTable(), stats, {});
+        QCOMPARE(s.historyDropped, 3);
+        QCOMPARE(link::gatewayStatusFromJson(json::parse(link::toJson(s).dump()))->historyDropped, 3);
+        const QByteArray metrics = proxy::metricsResponse(*f.gateway.routingTable(), stats).body;
+        QVERIFY2(metrics.contains("\nswitchyard_history_dropped_total 3\n"), metrics.constData());
+        store->resumeWriter();
+        store->flush();
+        QCOMPARE(store->stats().written, 2u);
+        stats.setRecordSink(nullptr);
     }
 
     void ratesMoveWhileStreamsRun()
