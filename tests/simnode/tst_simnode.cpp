@@ -57,6 +57,7 @@ QByteArray chatBody(const Json &extra = Json::object(), const std::string &conte
 struct Response
 {
     int status = 0;
+    QByteArray head;       // the head's bytes, which `headers` points into
     http::Headers headers;
     QByteArray body;
     QList<qint64> eventTimesNs; // arrival time of each SSE event, for rate ratios
@@ -128,6 +129,7 @@ private:
                     return;
                 }
                 current.status = m_parser.status();
+                current.head = m_parser.headBlock(); // keeps the bytes the header views point into
                 current.headers = m_parser.headers();
                 headDone = true;
                 if (s == http::ResponseParser::Status::BodyComplete) {
