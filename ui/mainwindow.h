@@ -198,7 +198,7 @@ private:
     bool m_remoteConfigWanted = true;
     std::optional<link::GatewayStatus> m_status; // the latest the link reported
     QString m_historyProblemShown; // the history problem last shown in the banner
-    qint64 m_historyDroppedShown = 0; // the count of dropped history records last seen
+    qint64 m_historyDroppedSeen = 0;  // the count of dropped history records in the last status
     QString m_historyDroppedNote;     // the note saying it, as last shown in the banner
     QString m_redisNoteShown;      // the note on the keys' shared limits shown now, or empty
     // Where the chat console and benchmark send a remote gateway's requests: the link's URL, key and

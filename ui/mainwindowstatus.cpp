@@ -13,13 +13,13 @@
 #include "nodesview.h"
 
 #include <QAction>
-#include <climits>
 #include <QDateTime>
 #include <QFrame>
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QSystemTrayIcon>
+#include <climits>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -161,17 +161,15 @@ void MainWindow::onStatus(const link::GatewayStatus &s)
     // The history's writer fell behind the disk and records were dropped (requests were served): said
     // with the count whenever it grows, so a disk that cannot keep up does not go unnoticed. A lower count
     // is another gateway process (restarted, or a different one): counted from there.
-    if (s.historyDropped < m_historyDroppedShown)
-        m_historyDroppedShown = s.historyDropped;
-    if (s.historyDropped > m_historyDroppedShown) {
+    if (s.historyDropped > m_historyDroppedSeen) {
         const QString note = tr("Request history: %n record(s) could not be written in time (the disk is behind); "
                                 "the requests themselves were served", nullptr, int(std::min<qint64>(s.historyDropped, INT_MAX)));
         if (bannerText().isEmpty() || bannerText() == m_historyDroppedNote.toHtmlEscaped()) {
             showNote(note);
             m_historyDroppedNote = note;
         }
-        m_historyDroppedShown = s.historyDropped;
     }
+    m_historyDroppedSeen = s.historyDropped;
     // Redis, through which replicas share the keys' limits, out of reach: said while it lasts (each
     // gateway then counts the limits alone), and taken down once Redis answers again.
     const QString redisNote = s.redisProblem.isEmpty() ? QString() : tr("Shared limits: %1").arg(s.redisProblem);
