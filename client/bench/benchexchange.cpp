@@ -2,6 +2,7 @@
 
 #include "openai/chatcompletion.h"
 #include "openai/chatstream.h"
+#include "openai/generationrequest.h"
 #include "openai/openaierror.h"
 #include "openai/openaimodels.h"
 #include "openai/responsesstream.h"
@@ -39,54 +40,19 @@ std::optional<routing::Endpoint> benchEndpoint(const QString &baseUrl)
 
 namespace {
 
-// The streamed chat completion both builders send; extraHeaders end in "\r\n" each.
-QByteArray chatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
-                       nlohmann::ordered_json messages, int maxTokens, bool ignoreEos, const QString &user,
-                       const QByteArray &extraHeaders)
+// The streamed request every builder sends: greedy decoding (the same work for every target, and no
+// sampling cost differences); extraHeaders end in "\r\n" each.
+QByteArray generationRequest(const routing::Endpoint &endpoint, const QString &apiKey, openai::GenerationRequest request,
+                             const QByteArray &extraHeaders = {})
 {
-    nlohmann::ordered_json body;
-    if (!model.isEmpty())
-        body["model"] = model.toStdString();
-    body["messages"] = std::move(messages);
-    body["max_tokens"] = maxTokens;
-    if (!user.isEmpty())
-        body["user"] = user.toStdString();
-    // Greedy decoding: the same work for every target, and no sampling cost differences.
-    body["temperature"] = 0;
-    body["stream"] = true;
-    // Without it a stream carries no token count; with it the last chunk has the server's own usage.
-    body["stream_options"] = {{"include_usage", true}};
-    if (ignoreEos)
-        body["ignore_eos"] = true;
-    const std::string text = body.dump();
-
-    QByteArray out = requestHead(endpoint, "POST", "/v1/chat/completions", apiKey);
+    request.temperature = 0;
+    const QByteArray body = openai::generationBody(request);
+    QByteArray out = requestHead(endpoint, "POST", openai::generationPath(request.api), apiKey);
     out.append(extraHeaders);
     out.append("Content-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ")
-        .append(QByteArray::number(qsizetype(text.size())))
+        .append(QByteArray::number(body.size()))
         .append("\r\n\r\n")
-        .append(text.data(), qsizetype(text.size()));
-    return out;
-}
-
-// The streamed Responses API request with the same prompt, budget and greedy decoding.
-QByteArray responsesRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
-                            const QString &prompt, int maxTokens)
-{
-    nlohmann::ordered_json body;
-    if (!model.isEmpty())
-        body["model"] = model.toStdString();
-    body["input"] = nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}});
-    body["max_output_tokens"] = maxTokens;
-    body["temperature"] = 0;
-    body["stream"] = true;
-    body["store"] = false; // nothing for the node to keep: the benchmark never reads a response back
-    const std::string text = body.dump();
-    QByteArray out = requestHead(endpoint, "POST", "/v1/responses", apiKey);
-    out.append("Content-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: ")
-        .append(QByteArray::number(qsizetype(text.size())))
-        .append("\r\n\r\n")
-        .append(text.data(), qsizetype(text.size()));
+        .append(body);
     return out;
 }
 
@@ -95,25 +61,32 @@ QByteArray responsesRequest(const routing::Endpoint &endpoint, const QString &mo
 QByteArray buildChatRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
                             const QString &prompt, int maxTokens, bool ignoreEos, Api api)
 {
-    if (api == Api::Responses)
-        return responsesRequest(endpoint, model, apiKey, prompt, maxTokens);
-    return chatRequest(endpoint, model, apiKey,
-                       nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}}),
-                       maxTokens, ignoreEos, {}, {});
+    openai::GenerationRequest request;
+    request.api = api;
+    request.model = model;
+    request.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", prompt.toStdString()}}});
+    request.maxTokens = maxTokens;
+    request.ignoreEos = ignoreEos && api == Api::ChatCompletions;
+    return generationRequest(endpoint, apiKey, std::move(request));
 }
 
 QByteArray buildConversationRequest(const routing::Endpoint &endpoint, const QString &model, const QString &apiKey,
                                     const QByteArray &messagesJson, int maxTokens, bool ignoreEos,
                                     const QString &sessionKey)
 {
-    auto messages = nlohmann::ordered_json::parse(messagesJson.begin(), messagesJson.end(), nullptr, false);
-    if (messages.is_discarded())
-        messages = nlohmann::ordered_json::array();
+    openai::GenerationRequest request;
+    request.model = model;
+    request.messages = nlohmann::ordered_json::parse(messagesJson.begin(), messagesJson.end(), nullptr, false);
+    if (request.messages.is_discarded())
+        request.messages = nlohmann::ordered_json::array();
+    request.maxTokens = maxTokens;
+    request.ignoreEos = ignoreEos;
+    request.user = sessionKey;
     // A header value is one line of visible ASCII; the runner's keys are, but say so here.
     QByteArray key = sessionKey.toLatin1();
     key.replace('\r', ' ').replace('\n', ' ');
     const QByteArray header = key.isEmpty() ? QByteArray() : "X-Session-Id: " + key + "\r\n";
-    return chatRequest(endpoint, model, apiKey, std::move(messages), maxTokens, ignoreEos, sessionKey, header);
+    return generationRequest(endpoint, apiKey, std::move(request), header);
 }
 
 QByteArray buildModelsRequest(const routing::Endpoint &endpoint, const QString &apiKey)

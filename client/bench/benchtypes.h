@@ -17,6 +17,8 @@
 // - percentiles use the nearest-rank method: P(p) is the smallest sample with at least p % of the
 //   samples at or below it, so every reported value is one that was actually measured.
 
+#include "openai/generationrequest.h"
+
 #include <QDateTime>
 #include <QList>
 #include <QMetaType>
@@ -35,7 +37,7 @@ enum class Suite {
 // Which OpenAI API the measured requests speak: chat completions (every server), or the Responses API
 // (POST /v1/responses, which vLLM serves and newer SDKs and agents use): the same prompt and token budget,
 // the same TTFT and token counts (from the stream's usage), so the two can be compared side by side.
-enum class Api { ChatCompletions, Responses };
+using Api = openai::GenerationApi;
 QString apiName(Api api); // "chat", "responses"
 std::optional<Api> parseApi(QStringView name);
 

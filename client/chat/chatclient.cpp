@@ -2,8 +2,6 @@
 
 #include "http/httpclient.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -52,27 +50,17 @@ QUrl connectableUrl(const QString &listenUrl)
 
 QByteArray ChatRequest::body() const
 {
-    QJsonObject o;
-    o.insert(u"model"_s, model);
-    o.insert(u"stream"_s, true);
-    if (temperature)
-        o.insert(u"temperature"_s, *temperature);
-    if (responsesApi) {
-        // The chat's messages are valid Responses input items as they are ({role, content}); the
-        // final response.completed event carries the usage, no stream_options needed. store: false,
-        // the console keeps its history itself.
-        o.insert(u"input"_s, messages);
-        o.insert(u"store"_s, false);
-    } else {
-        o.insert(u"messages"_s, messages);
-        // The usage chunk gives the footer exact prompt and output tokens. vLLM's continuous_usage_stats
-        // puts the running usage in every chunk too, so a reply stopped early still shows its prompt
-        // tokens and the exact output so far instead of "?" and an estimate.
-        o.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}, {u"continuous_usage_stats"_s, true}});
-    }
-    if (maxTokens > 0)
-        o.insert(responsesApi ? u"max_output_tokens"_s : u"max_tokens"_s, maxTokens);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+    openai::GenerationRequest request;
+    request.api = responsesApi ? openai::GenerationApi::Responses : openai::GenerationApi::ChatCompletions;
+    request.model = model;
+    request.messages = messages;
+    request.maxTokens = maxTokens;
+    request.temperature = temperature;
+    // The usage chunk gives the footer exact prompt and output tokens. vLLM's continuous_usage_stats puts
+    // the running usage in every chunk too, so a reply stopped early still shows its prompt tokens and
+    // the exact output so far instead of "?" and an estimate.
+    request.continuousUsage = true;
+    return openai::generationBody(request);
 }
 
 ChatClient::ChatClient(QObject *parent) : QObject(parent), m_http(new HttpClient())

@@ -7,11 +7,11 @@
 // reported exactly once: completed, stopped, or failed with the gateway's message.
 
 #include "conversation.h"
+#include "openai/generationrequest.h"
 #include "openai/openaistream.h"
 #include "upstream/pinnedcertificate.h"
 
 #include <QElapsedTimer>
-#include <QJsonArray>
 #include <QObject>
 #include <QThread>
 #include <QUrl>
@@ -29,7 +29,7 @@ struct ChatRequest
     QUrl baseUrl;   // the gateway, e.g. http://127.0.0.1:8080
     QString apiKey; // sent as "Authorization: Bearer …" when set
     QString model;
-    QJsonArray messages;
+    nlohmann::ordered_json messages = nlohmann::ordered_json::array(); // [{role, content}, …]
     std::optional<double> temperature;
     int maxTokens = 0; // 0 = not sent
     // Through the Responses API (POST /v1/responses) instead of chat completions: the same history as

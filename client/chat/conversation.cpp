@@ -1,6 +1,7 @@
 #include "conversation.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
@@ -57,14 +58,17 @@ qint64 intOr(const QJsonObject &o, QLatin1StringView key, qint64 fallback = -1)
 
 } // namespace
 
-QJsonArray Conversation::requestMessages() const
+nlohmann::ordered_json Conversation::requestMessages() const
 {
-    QJsonArray out;
+    const auto turn = [](const char *role, const QString &content) {
+        return nlohmann::ordered_json{{"role", role}, {"content", content.toStdString()}};
+    };
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
     if (!systemPrompt.trimmed().isEmpty())
-        out.append(QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, systemPrompt}});
+        out.push_back(turn("system", systemPrompt));
     for (const ChatMessage &m : messages) {
         if (m.isUser()) {
-            out.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, m.content}});
+            out.push_back(turn("user", m.content));
             continue;
         }
         if (m.state == ChatMessage::State::Streaming)
@@ -72,11 +76,11 @@ QJsonArray Conversation::requestMessages() const
         if (m.content.isEmpty()) {
             // Nothing to show for this turn: drop the question too, or the next request would carry two
             // user turns in a row (some chat templates reject that) and re-ask a question that failed.
-            if (!out.isEmpty() && out.last().toObject().value("role"_L1).toString() == u"user"_s)
-                out.removeLast();
+            if (!out.empty() && out.back().value("role", std::string()) == "user")
+                out.erase(out.end() - 1);
             continue;
         }
-        out.append(QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, m.content}});
+        out.push_back(turn("assistant", m.content));
     }
     return out;
 }

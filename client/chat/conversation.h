@@ -8,11 +8,12 @@
 
 #include <QByteArray>
 #include <QCoreApplication>
-#include <QJsonArray>
 #include <QList>
 #include <QString>
 
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 namespace switchyard::client {
 
@@ -72,7 +73,7 @@ public:
     // (a user message whose reply failed with nothing to show is left out, with that reply, so the model
     // does not see two user turns in a row), then trailing user messages. Replies still streaming and
     // reasoning are not sent: vLLM's docs say reasoning_content must not go back into the history.
-    QJsonArray requestMessages() const;
+    nlohmann::ordered_json requestMessages() const;
 
     // {"format":"switchyard-chat","version":1,"model":…,"system_prompt":…,"temperature":…,
     //  "max_tokens":…,"messages":[{"role":…,"content":…,"reasoning_content":…,"state":…,"error":…,

@@ -100,7 +100,7 @@ private slots:
     {
         ChatRequest r;
         r.model = u"m1"_s;
-        r.messages = QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"hi"_s}}};
+        r.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", "hi"}}});
         r.temperature = 0.5;
         r.maxTokens = 64;
         const QJsonObject o = QJsonDocument::fromJson(r.body()).object();
@@ -126,10 +126,10 @@ private slots:
         c.messages = {user(u"one"_s), reply(u"first answer"_s), user(u"two"_s), reply(QString(), ChatMessage::State::Failed),
                       user(u"three"_s), reply(u"partial"_s, ChatMessage::State::Stopped), user(u"four"_s)};
         c.messages[5].reasoning = u"thoughts are not sent back"_s;
-        const QJsonArray m = c.requestMessages();
+        const nlohmann::ordered_json m = c.requestMessages();
         QStringList got;
-        for (const QJsonValue &v : m)
-            got << v.toObject().value("role"_L1).toString() + u':' + v.toObject().value("content"_L1).toString();
+        for (const auto &v : m)
+            got << QString::fromStdString(v.at("role").get<std::string>() + ':' + v.at("content").get<std::string>());
         QCOMPARE(got, (QStringList{u"system:Be brief."_s, u"user:one"_s, u"assistant:first answer"_s, u"user:three"_s,
                                    u"assistant:partial"_s, u"user:four"_s}));
     }
@@ -212,7 +212,7 @@ private slots:
     {
         ChatRequest req;
         req.model = u"m1"_s;
-        req.messages = QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Hi"_s}}};
+        req.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", "Hi"}}});
         req.maxTokens = 12;
         req.responsesApi = true;
         const QJsonObject body = QJsonDocument::fromJson(req.body()).object();

@@ -1,8 +1,9 @@
 // The OpenAI wire format (client/openai/): error bodies in every shape the gateway, vLLM (current and
 // older), FastAPI and proxies send; the error body the gateway writes; model lists; usage; chat stream
-// events and non-streamed completions. Pure functions over bytes: no sockets needed.
+// events and non-streamed completions; the generation requests the chat and the benchmark send. Pure functions over bytes: no sockets needed.
 #include "openai/chatcompletion.h"
 #include "openai/chatstream.h"
+#include "openai/generationrequest.h"
 #include "openai/openaierror.h"
 #include "openai/openaimodels.h"
 #include "openai/openaiusage.h"
@@ -307,6 +308,54 @@ private slots:
         QVERIFY(!parseChatCompletion(R"({"error":{"message":"x"}})").valid);
         QVERIFY(!parseChatCompletion("<html></html>").valid);
         QVERIFY(!parseChatCompletion("").valid);
+    }
+
+    // The chat console and the benchmark send their turns through this one builder: each API gets its
+    // own field names, and what only chat completions know is never sent to the Responses API.
+    void generationRequests()
+    {
+        GenerationRequest r;
+        r.model = u"vllm-server1/m1"_s;
+        r.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", "Hello \u2603"}}});
+        r.maxTokens = 64;
+        r.temperature = 0.5;
+        r.user = u"session-7"_s;
+        r.ignoreEos = true;
+        r.continuousUsage = true;
+        QVERIFY(generationPath(r.api) == QByteArrayView("/v1/chat/completions"));
+        auto chat = nlohmann::json::parse(generationBody(r).toStdString());
+        QVERIFY(chat.at("model") == "vllm-server1/m1");
+        QVERIFY(chat.at("messages").at(0).at("content") == "Hello \u2603");
+        QVERIFY(chat.at("max_tokens") == 64);
+        QVERIFY(chat.at("temperature") == 0.5);
+        QVERIFY(chat.at("stream") == true);
+        QVERIFY(chat.at("user") == "session-7");
+        QVERIFY(chat.at("ignore_eos") == true);
+        QVERIFY(chat.at("stream_options") == (nlohmann::json{{"include_usage", true}, {"continuous_usage_stats", true}}));
+        QVERIFY(!chat.contains("input") && !chat.contains("store"));
+
+        r.api = GenerationApi::Responses;
+        QVERIFY(generationPath(r.api) == QByteArrayView("/v1/responses"));
+        auto responses = nlohmann::json::parse(generationBody(r).toStdString());
+        QVERIFY(responses.at("input") == chat.at("messages"));
+        QVERIFY(responses.at("max_output_tokens") == 64);
+        QVERIFY(responses.at("store") == false);
+        QVERIFY(responses.at("stream") == true);
+        for (const char *chatOnly : {"messages", "max_tokens", "stream_options", "user", "ignore_eos"})
+            QVERIFY2(!responses.contains(chatOnly), chatOnly);
+
+        // Left out when not set: the node's defaults apply, and a node serving one model takes any name.
+        GenerationRequest bare;
+        auto minimal = nlohmann::json::parse(generationBody(bare).toStdString());
+        QVERIFY(!minimal.contains("model") && !minimal.contains("max_tokens") && !minimal.contains("temperature"));
+        QVERIFY(minimal.at("messages") == nlohmann::json::array());
+        QVERIFY(minimal.at("stream_options") == (nlohmann::json{{"include_usage", true}}));
+
+        // A prompt with a broken UTF-8 sequence still goes out (replaced), rather than throwing.
+        bare.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", std::string("a\xff" "b")}}});
+        const QByteArray body = generationBody(bare);
+        QVERIFY(!nlohmann::json::parse(body.toStdString(), nullptr, false).is_discarded());
+        QVERIFY(body.contains("\xef\xbf\xbd"));
     }
 };
 

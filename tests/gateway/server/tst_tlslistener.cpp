@@ -13,8 +13,6 @@
 #include "upstream/upstreamconnection.h"
 
 #include <QProcess>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -205,7 +203,7 @@ private slots:
         req.baseUrl = base;
         req.model = u"m1"_s;
         req.maxTokens = 8;
-        req.messages = QJsonArray{QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Hello"_s}}};
+        req.messages = nlohmann::ordered_json::array({{{"role", "user"}, {"content", "Hello"}}});
 
         client::ChatClient refused;
         std::optional<client::ChatOutcome> no;
