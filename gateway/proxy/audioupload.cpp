@@ -5,7 +5,6 @@
 #include "proxy/keyadmission.h"
 #include "proxy/routehandlers.h"
 #include "proxy/statusapi.h"
-#include "proxy/vllmendpoints.h"
 
 #include <QDateTime>
 
@@ -29,7 +28,7 @@ bool formTrue(QByteArrayView v)
 
 } // namespace
 
-Dispatch audioUpload(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch audioUpload(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     if (context.control && context.control->runState && context.control->runState->isPaused())
         return answer(gatewayPausedResponse());
@@ -57,7 +56,7 @@ Dispatch audioUpload(const http::Request &request, const ExchangeContext &contex
     const http::MultipartPart *streamPart = form->part("stream");
     const bool stream = streamPart && formTrue(partValue(request.body, *streamPart));
 
-    const config::RequestKind kind = *vllmRequestKind(request.path, stream);
+    const config::RequestKind kind = requestKind(route, stream);
     auto primary = buildTarget(*context.table, model, kind);
     if (!primary)
         return answer(primary.error());

@@ -14,6 +14,6 @@
 
 namespace switchyard::proxy::handlers {
 
-Dispatch audioUpload(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch audioUpload(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 } // namespace switchyard::proxy::handlers

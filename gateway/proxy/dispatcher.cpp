@@ -67,10 +67,10 @@ Dispatch dispatchAny(const http::Request &request, const ExchangeContext &contex
             // The handler sees which virtual key came, for its models, providers and limits.
             ExchangeContext withKey = context;
             withKey.key = std::move(verdict.key);
-            return route->handler(request, withKey, sink);
+            return route->handler(*route, request, withKey, sink);
         }
     }
-    return route->handler(request, context, sink);
+    return route->handler(*route, request, context, sink);
 }
 
 } // namespace

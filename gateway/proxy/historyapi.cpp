@@ -92,7 +92,7 @@ std::optional<history::HistoryQuery::Status> statusParameter(const QString &text
 
 } // namespace
 
-Dispatch historyRequests(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch historyRequests(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     auto store = storeOf(context);
     if (auto *refused = std::get_if<Dispatch>(&store))
@@ -136,7 +136,7 @@ Dispatch historyRequests(const http::Request &request, const ExchangeContext &co
               {"next_before", page->nextBeforeId == 0 ? nlohmann::json(nullptr) : nlohmann::json(page->nextBeforeId)}}));
 }
 
-Dispatch historyRollups(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch historyRollups(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     auto store = storeOf(context);
     if (auto *refused = std::get_if<Dispatch>(&store))

@@ -13,7 +13,7 @@
 
 namespace switchyard::proxy::handlers {
 
-Dispatch historyRequests(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch historyRollups(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch historyRequests(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch historyRollups(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 } // namespace switchyard::proxy::handlers

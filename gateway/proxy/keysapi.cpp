@@ -39,7 +39,7 @@ Dispatch notFound(const QString &id)
 
 } // namespace
 
-Dispatch keyList(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch keyList(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     keys::KeyRegistry *registry = registryOf(context);
     if (!registry)
@@ -65,7 +65,7 @@ Dispatch keyList(const http::Request &request, const ExchangeContext &context, R
     return json(201, out);
 }
 
-Dispatch keyItem(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch keyItem(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     keys::KeyRegistry *registry = registryOf(context);
     if (!registry)

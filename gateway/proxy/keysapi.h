@@ -9,7 +9,7 @@
 
 namespace switchyard::proxy::handlers {
 
-Dispatch keyList(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch keyItem(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch keyList(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch keyItem(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 } // namespace switchyard::proxy::handlers

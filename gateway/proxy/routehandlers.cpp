@@ -8,7 +8,6 @@
 #include "proxy/storedresponses.h"
 #include "proxy/statusapi.h"
 #include "proxy/usagerequest.h"
-#include "proxy/vllmendpoints.h"
 
 #include <QDateTime>
 #include <cstring>
@@ -83,22 +82,6 @@ std::optional<LocalResponse> bodyProblem(const http::ScannedBody &scan)
     return std::nullopt;
 }
 
-config::RequestKind requestKind(QByteArrayView path, bool stream)
-{
-    if (const auto kind = vllmRequestKind(path, stream))
-        return *kind;
-    if (path == "/v1/chat/completions")
-        return stream ? config::RequestKind::ChatCompletionStream : config::RequestKind::ChatCompletion;
-    if (path == "/v1/completions")
-        return stream ? config::RequestKind::TextCompletionStream : config::RequestKind::TextCompletion;
-    // The Responses and Messages APIs: Bifrost takes a Messages request for a Responses one.
-    if (path == "/v1/responses" || path == "/v1/messages")
-        return stream ? config::RequestKind::ResponsesStream : config::RequestKind::Responses;
-    if (path == "/v1/messages/count_tokens")
-        return config::RequestKind::CountTokens;
-    return config::RequestKind::Embedding;
-}
-
 } // namespace
 
 Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, const QByteArray &model,
@@ -161,7 +144,7 @@ bool everyCandidateTakesStreamUsage(const routing::RoutingTable &table, const st
 
 } // namespace
 
-Dispatch health(const http::Request &, const ExchangeContext &context, ResponseSink *)
+Dispatch health(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *)
 {
     // A load balancer in front of replicas takes a paused one out of its pool.
     if (paused(context)) {
@@ -172,7 +155,7 @@ Dispatch health(const http::Request &, const ExchangeContext &context, ResponseS
     return answer(jsonResponse(200, {{"status", "ok"}}));
 }
 
-Dispatch listModels(const http::Request &, const ExchangeContext &context, ResponseSink *)
+Dispatch listModels(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *)
 {
     const qint64 created = QDateTime::currentSecsSinceEpoch();
     nlohmann::json data = nlohmann::json::array();
@@ -181,7 +164,7 @@ Dispatch listModels(const http::Request &, const ExchangeContext &context, Respo
     return answer(jsonResponse(200, {{"object", "list"}, {"data", std::move(data)}}));
 }
 
-Dispatch describeModel(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch describeModel(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     const QByteArray encoded = request.path.sliced(qsizetype(std::strlen("/v1/models/"))); // a copy: a view of the temporary would dangle
     const QString id = QString::fromUtf8(QByteArray::fromPercentEncoding(encoded));
@@ -192,14 +175,14 @@ Dispatch describeModel(const http::Request &request, const ExchangeContext &cont
     return answer(errorResponse(404, u"The model '"_s % id % u"' does not exist"_s, "model_not_found"));
 }
 
-Dispatch proxied(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch proxied(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     if (paused(context))
         return answer(gatewayPausedResponse());
     http::ScannedBody scan = http::scanRequestBody(request.body);
     if (auto problem = bodyProblem(scan))
         return answer(std::move(*problem));
-    const config::RequestKind kind = requestKind(request.path, scan.stream);
+    const config::RequestKind kind = requestKind(route, scan.stream);
     std::vector<Target> targets;
     const routing::RouteRequest routeRequest = routeRequestOf(request, scan, context.table->config().settings);
     auto primary = buildTarget(*context.table, *scan.model, kind, routeRequest);
@@ -245,35 +228,35 @@ Dispatch proxied(const http::Request &request, const ExchangeContext &context, R
     return d;
 }
 
-Dispatch metrics(const http::Request &, const ExchangeContext &context, ResponseSink *)
+Dispatch metrics(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *)
 {
     if (auto missing = withoutStats(context))
         return answer(std::move(*missing));
     return answer(metricsResponse(*context.table, *context.stats));
 }
 
-Dispatch status(const http::Request &, const ExchangeContext &context, ResponseSink *)
+Dispatch status(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *)
 {
     if (auto missing = withoutStats(context))
         return answer(std::move(*missing));
     return answer(statusResponse(*context.table, *context.stats, runStateOf(context)));
 }
 
-Dispatch history(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch history(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     if (auto missing = withoutStats(context))
         return answer(std::move(*missing));
     return answer(historyResponse(*context.stats, request.target));
 }
 
-Dispatch requestLog(const http::Request &request, const ExchangeContext &context, ResponseSink *)
+Dispatch requestLog(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
 {
     if (auto missing = withoutStats(context))
         return answer(std::move(*missing));
     return answer(requestsResponse(*context.stats, request.target));
 }
 
-Dispatch config(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch config(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     // The worker's table holds the running config: the same one /api/status hashes.
     if (request.method != "PUT")
@@ -284,7 +267,7 @@ Dispatch config(const http::Request &request, const ExchangeContext &context, Re
     return command(context, std::move(put), sink);
 }
 
-Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch nodeAction(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     auto target = nodeActionTarget(*context.table, request.path);
     if (!target)
@@ -294,12 +277,12 @@ Dispatch nodeAction(const http::Request &request, const ExchangeContext &context
     return answer(nodeDrainResponse(*context.table, *target));
 }
 
-Dispatch pauseGateway(const http::Request &, const ExchangeContext &context, ResponseSink *sink)
+Dispatch pauseGateway(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *sink)
 {
     return command(context, PauseCommand{true}, sink);
 }
 
-Dispatch resumeGateway(const http::Request &, const ExchangeContext &context, ResponseSink *sink)
+Dispatch resumeGateway(const Route &, const http::Request &, const ExchangeContext &context, ResponseSink *sink)
 {
     return command(context, PauseCommand{false}, sink);
 }

@@ -9,15 +9,16 @@
 
 namespace switchyard::proxy::handlers {
 
-Dispatch health(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch listModels(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch describeModel(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch health(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch listModels(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch describeModel(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 // POST /v1/chat/completions, /v1/completions, /v1/embeddings and vLLM's JSON endpoints (/tokenize,
-// /v1/rerank, …; proxy/vllmendpoints): forwarded to a node.
-Dispatch proxied(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+// /v1/rerank, …), the Responses and Messages APIs: forwarded to a node. Which allowed_requests flag a
+// request is comes from its route's row (proxy/routes.cpp).
+Dispatch proxied(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 // GET | DELETE /v1/responses/{id}, POST /v1/responses/{id}/cancel: to the node that created it
 // (proxy/storedresponses.cpp).
-Dispatch storedResponse(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch storedResponse(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 // One model's route, narrowed to the providers that allow this kind of request. A refusal is an
 // answer only for the requested model; a fallback that cannot serve is skipped. Shared with the
@@ -26,15 +27,15 @@ Dispatch storedResponse(const http::Request &request, const ExchangeContext &con
 Expected<Target, LocalResponse> buildTarget(const routing::RoutingTable &table, const QByteArray &model,
                                             config::RequestKind kind, const routing::RouteRequest &routeRequest = {});
 
-Dispatch metrics(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch status(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch history(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch requestLog(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch metrics(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch status(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch history(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch requestLog(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 // GET /api/config (masked, with ETag) and PUT /api/config (If-Match).
-Dispatch config(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch config(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 // POST /api/nodes/{name}/drain | enable | probe
-Dispatch nodeAction(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch pauseGateway(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
-Dispatch resumeGateway(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch nodeAction(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch pauseGateway(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+Dispatch resumeGateway(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
 
 } // namespace switchyard::proxy::handlers

@@ -11,35 +11,41 @@ namespace switchyard::proxy {
 
 namespace {
 
+using K = config::RequestKind;
+using Kinds = RequestKinds;
+
 // Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
 constexpr Route RouteTable[] = {
     {Get | Head, "/health", false, Access::Public, false, &handlers::health},
-    {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v1/embeddings", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied, Kinds{K::ChatCompletion, K::ChatCompletionStream}},
+    {Post, "/v1/completions", false, Access::Client, true, &handlers::proxied, Kinds{K::TextCompletion, K::TextCompletionStream}},
+    {Post, "/v1/embeddings", false, Access::Client, true, &handlers::proxied, Kinds{K::Embedding, K::Embedding}},
     // vLLM's own endpoints and audio uploads (docs/GATEWAY.md, "vLLM's endpoints and audio uploads"): the
-    // JSON ones are proxied as embeddings are; their allowed_requests flags are in proxy/vllmendpoints.
-    {Post, "/v1/audio/transcriptions", false, Access::Client, true, &handlers::audioUpload},
-    {Post, "/v1/audio/translations", false, Access::Client, true, &handlers::audioUpload},
-    {Post, "/tokenize", false, Access::Client, true, &handlers::proxied},
-    {Post, "/detokenize", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v1/rerank", false, Access::Client, true, &handlers::proxied},
-    {Post, "/rerank", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v2/rerank", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v1/score", false, Access::Client, true, &handlers::proxied},
-    {Post, "/score", false, Access::Client, true, &handlers::proxied},
-    {Post, "/pooling", false, Access::Client, true, &handlers::proxied},
-    {Post, "/classify", false, Access::Client, true, &handlers::proxied},
+    // JSON ones are proxied as embeddings are. Bifrost's allowed_requests keys where it has one
+    // (transcription, rerank); Switchyard's own where not (translation, tokenize for /detokenize too,
+    // score, pooling, classify), so a provider can be kept to the work its model does.
+    {Post, "/v1/audio/transcriptions", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Transcription, K::TranscriptionStream}},
+    {Post, "/v1/audio/translations", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Translation, K::TranslationStream}},
+    {Post, "/tokenize", false, Access::Client, true, &handlers::proxied, Kinds{K::Tokenize, K::Tokenize}},
+    {Post, "/detokenize", false, Access::Client, true, &handlers::proxied, Kinds{K::Tokenize, K::Tokenize}},
+    {Post, "/v1/rerank", false, Access::Client, true, &handlers::proxied, Kinds{K::Rerank, K::Rerank}},
+    {Post, "/rerank", false, Access::Client, true, &handlers::proxied, Kinds{K::Rerank, K::Rerank}},
+    {Post, "/v2/rerank", false, Access::Client, true, &handlers::proxied, Kinds{K::Rerank, K::Rerank}},
+    {Post, "/v1/score", false, Access::Client, true, &handlers::proxied, Kinds{K::Score, K::Score}},
+    {Post, "/score", false, Access::Client, true, &handlers::proxied, Kinds{K::Score, K::Score}},
+    {Post, "/pooling", false, Access::Client, true, &handlers::proxied, Kinds{K::Pooling, K::Pooling}},
+    {Post, "/classify", false, Access::Client, true, &handlers::proxied, Kinds{K::Classify, K::Classify}},
     // The model list is the gateway's own answer, no node works for it: requests/s and the request log
     // are about inference (and the panel's chat asking for the list never shows as traffic).
     {Get, "/v1/models", false, Access::Client, false, &handlers::listModels},
     {Get, "/v1/models/", true, Access::Client, false, &handlers::describeModel},
     // The Responses and Messages APIs (docs/ENDPOINTS.md): proxied like chat completions; a stored
-    // response's GET, DELETE and cancel go to the node that created it.
-    {Post, "/v1/responses", false, Access::Client, true, &handlers::proxied},
+    // response's GET, DELETE and cancel go to the node that created it. Bifrost serves a Messages request
+    // as a Responses one, so /v1/messages answers to the responses flags too.
+    {Post, "/v1/responses", false, Access::Client, true, &handlers::proxied, Kinds{K::Responses, K::ResponsesStream}},
     {Get | Post | Delete, "/v1/responses/", true, Access::Client, true, &handlers::storedResponse},
-    {Post, "/v1/messages", false, Access::Client, true, &handlers::proxied},
-    {Post, "/v1/messages/count_tokens", false, Access::Client, true, &handlers::proxied},
+    {Post, "/v1/messages", false, Access::Client, true, &handlers::proxied, Kinds{K::Responses, K::ResponsesStream}},
+    {Post, "/v1/messages/count_tokens", false, Access::Client, true, &handlers::proxied, Kinds{K::CountTokens, K::CountTokens}},
     {Get, "/metrics", false, Access::Management, false, &handlers::metrics},
     {Get, "/api/status", false, Access::Management, false, &handlers::status},
     {Get, "/api/history", false, Access::Management, false, &handlers::history},
@@ -116,6 +122,12 @@ QString servedEndpoints()
     }
     const QString last = paths.takeLast();
     return paths.join(u", "_s) % u" and "_s % last;
+}
+
+config::RequestKind requestKind(const Route &route, bool stream)
+{
+    Q_ASSERT(route.kinds);
+    return stream ? route.kinds->streamed : route.kinds->plain;
 }
 
 bool countsAsClientTraffic(QByteArrayView path)

@@ -5,6 +5,7 @@
 // from this table (404, 405 + Allow, the handler), the connection asks it what to count, and the 404
 // message names the served endpoints from it, so a new endpoint is one more row.
 
+#include "config/config.h"
 #include "http/httptypes.h"
 #include "proxy/localresponse.h"
 #include "proxy/proxyexchange.h"
@@ -48,7 +49,18 @@ enum Method : unsigned {
 };
 Method methodFromName(QByteArrayView name);
 
-using RouteHandler = Dispatch (*)(const http::Request &request, const ExchangeContext &context, ResponseSink *sink);
+struct Route;
+// A route's handler gets its row too: the proxied routes read their request kinds from it.
+using RouteHandler = Dispatch (*)(const Route &route, const http::Request &request, const ExchangeContext &context,
+                                  ResponseSink *sink);
+
+// The allowed_requests flags a proxied route's requests are (config::flagName): as sent, and with
+// "stream": true. A route that is not proxied to a node has none.
+struct RequestKinds
+{
+    config::RequestKind plain;
+    config::RequestKind streamed;
+};
 
 struct Route
 {
@@ -58,7 +70,11 @@ struct Route
     Access access;
     bool clientTraffic;     // counted in requests/s and written to the request log
     RouteHandler handler;
+    std::optional<RequestKinds> kinds = std::nullopt; // proxied routes only
 };
+
+// The allowed_requests flag of a request on a proxied route.
+config::RequestKind requestKind(const Route &route, bool stream);
 
 std::span<const Route> routes();
 

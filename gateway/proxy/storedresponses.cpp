@@ -94,7 +94,7 @@ void stickToPreviousResponse(QByteArrayView body, const ExchangeContext &context
 
 namespace handlers {
 
-Dispatch storedResponse(const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+Dispatch storedResponse(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
 {
     if (context.control && context.control->runState && context.control->runState->isPaused())
         return answer(gatewayPausedResponse());

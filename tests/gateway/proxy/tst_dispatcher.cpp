@@ -3,7 +3,9 @@
 // what the routing table knows. No sockets: requests go straight to dispatchRequest.
 
 #include "config/configloader.h"
+#include "proxy/audioupload.h"
 #include "proxy/dispatcher.h"
+#include "proxy/routehandlers.h"
 #include "proxy/routes.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
@@ -262,6 +264,56 @@ private slots:
             QVERIFY(r.handler);
             QVERIFY(r.methods != proxy::NoMethod);
             QCOMPARE(proxy::findRoute(r.prefix ? QByteArray(r.path.toByteArray() + "x") : r.path.toByteArray()), &r);
+        }
+    }
+
+    // Which allowed_requests flag a request is comes from its route's row: every route that sends a
+    // request body to a node has one, and a streamed request has the stream flag where one exists.
+    void routesNameTheirAllowedRequestsFlag_data()
+    {
+        QTest::addColumn<QByteArray>("path");
+        QTest::addColumn<QByteArray>("plain");
+        QTest::addColumn<QByteArray>("streamed");
+        const auto row = [](const char *path, const char *plain, const char *streamed) {
+            QTest::newRow(path) << QByteArray(path) << QByteArray(plain) << QByteArray(streamed);
+        };
+        row("/v1/chat/completions", "chat_completion", "chat_completion_stream");
+        row("/v1/completions", "text_completion", "text_completion_stream");
+        row("/v1/embeddings", "embedding", "embedding");
+        row("/v1/responses", "responses", "responses_stream");
+        row("/v1/messages", "responses", "responses_stream");
+        row("/v1/messages/count_tokens", "count_tokens", "count_tokens");
+        row("/v1/audio/transcriptions", "transcription", "transcription_stream");
+        row("/v1/audio/translations", "translation", "translation_stream");
+        row("/tokenize", "tokenize", "tokenize");
+        row("/detokenize", "tokenize", "tokenize");
+        row("/v1/rerank", "rerank", "rerank");
+        row("/rerank", "rerank", "rerank");
+        row("/v2/rerank", "rerank", "rerank");
+        row("/v1/score", "score", "score");
+        row("/score", "score", "score");
+        row("/pooling", "pooling", "pooling");
+        row("/classify", "classify", "classify");
+    }
+
+    void routesNameTheirAllowedRequestsFlag()
+    {
+        QFETCH(QByteArray, path);
+        QFETCH(QByteArray, plain);
+        QFETCH(QByteArray, streamed);
+        const proxy::Route *r = proxy::findRoute(path);
+        QVERIFY(r && r->kinds);
+        QCOMPARE(QByteArray(config::flagName(proxy::requestKind(*r, false))), plain);
+        QCOMPARE(QByteArray(config::flagName(proxy::requestKind(*r, true))), streamed);
+    }
+
+    void everyProxiedRouteIsInTheFlagList()
+    {
+        // A new row that sends work to a node needs its flag, or the allowed_requests check could not
+        // keep a provider to the work its model does.
+        for (const proxy::Route &r : proxy::routes()) {
+            const bool toANode = r.handler == &proxy::handlers::proxied || r.handler == &proxy::handlers::audioUpload;
+            QCOMPARE(bool(r.kinds), toANode);
         }
     }
 };

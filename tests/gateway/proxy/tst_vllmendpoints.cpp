@@ -1,4 +1,4 @@
-// vLLM's own endpoints through the gateway (proxy/vllmendpoints): /tokenize, /detokenize, rerank, score,
+// vLLM's own endpoints through the gateway (rows of proxy/routes.cpp): /tokenize, /detokenize, rerank, score,
 // pooling and classify go to simulated nodes over real loopback sockets with the routing, pins, failover,
 // allowed_requests, token usage and request log of embeddings.
 #include "common/testhttpclient.h"
