@@ -1,0 +1,218 @@
+// The history store's read side: the stored keys, the request search and the rollups, each on this
+// thread's read-only connection (history/readerconnections), so a search never waits for the writer.
+
+#include "history/historystore.h"
+
+#include "history/readerconnections.h"
+#include "history/storedvalues.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace switchyard::history {
+
+Expected<std::vector<keys::VirtualKey>, QString> HistoryStore::loadKeys() const
+{
+    auto db = readerFor(m_readers);
+    if (!db)
+        return unexpected(db.error());
+    QSqlQuery q(*db);
+    q.setForwardOnly(true);
+    if (!q.exec(u"SELECT id, name, secret_sha256, secret_hint, models, providers, requests_per_minute, "
+                "tokens_per_minute, tokens_per_day, max_concurrent, created_ms, expires_ms, revoked_ms "
+                "FROM keys ORDER BY id"_s)) {
+        return unexpected(
+            u"Cannot read the keys from the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+    }
+    std::vector<keys::VirtualKey> out;
+    while (q.next()) {
+        keys::VirtualKey k;
+        k.id = q.value(0).toString();
+        k.name = q.value(1).toString();
+        k.secretSha256 = q.value(2).toByteArray();
+        k.secretHint = q.value(3).toString();
+        k.models = listFromJson(q.value(4).toString());
+        k.providers = listFromJson(q.value(5).toString());
+        k.limits.requestsPerMinute = q.value(6).toLongLong();
+        k.limits.tokensPerMinute = q.value(7).toLongLong();
+        k.limits.tokensPerDay = q.value(8).toLongLong();
+        k.limits.maxConcurrent = q.value(9).toLongLong();
+        k.createdMs = q.value(10).toLongLong();
+        k.expiresMs = q.value(11).toLongLong();
+        k.revokedMs = q.value(12).toLongLong();
+        out.push_back(std::move(k));
+    }
+    return out;
+}
+
+Expected<HistoryPage, QString> HistoryStore::search(const HistoryQuery &query) const
+{
+    auto db = readerFor(m_readers);
+    if (!db)
+        return unexpected(db.error());
+    QString sql =
+        u"SELECT id, started_ms, key_id, model, node, route, method, path, status, attempts, stream, "
+        "ttft_ms, duration_ms, prompt_tokens, completion_tokens, error, tried FROM requests "
+        "WHERE started_ms >= :from AND started_ms <= :to"_s;
+    if (!query.keyId.isEmpty())
+        sql += u" AND key_id = :key"_s;
+    if (!query.model.isEmpty())
+        sql += u" AND model = :model"_s;
+    if (!query.node.isEmpty())
+        sql += u" AND node = :node"_s;
+    // The classes split every request into Ok, ClientError and Failed (the rollups' errors), as an
+    // operator counts them; ServerError is the part of Failed that got a 5xx status.
+    switch (query.status) {
+    case HistoryQuery::Status::Any:
+        break;
+    case HistoryQuery::Status::Ok:
+        sql += u" AND status < 400 AND NOT (status > 0 AND error <> '')"_s;
+        break;
+    case HistoryQuery::Status::ClientError:
+        sql += u" AND status >= 400 AND status < 500"_s;
+        break;
+    case HistoryQuery::Status::ServerError:
+        sql += u" AND status >= 500"_s;
+        break;
+    case HistoryQuery::Status::Failed:
+        sql += u" AND (status >= 500 OR (status > 0 AND status < 400 AND error <> ''))"_s;
+        break;
+    }
+    // Newest first by start time, ties by id: the order of the indexes on started_ms and (key_id,
+    // started_ms) (both end in the row id), so a page is read straight off an index, never sorted. A page
+    // goes on after the previous page's last row; should retention have deleted that row, everything
+    // older went with it, and the page is empty.
+    if (query.beforeId > 0)
+        sql += u" AND (started_ms, id) < (SELECT started_ms, id FROM requests WHERE id = :before)"_s;
+    sql += u" ORDER BY started_ms DESC, id DESC LIMIT :limit"_s;
+
+    const int limit = std::clamp(query.limit, 1, HistoryQuery::MaxLimit);
+    QSqlQuery q(*db);
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        return unexpected(u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+    q.bindValue(u":from"_s, query.fromMs);
+    q.bindValue(u":to"_s, query.toMs > 0 ? query.toMs : m_options.nowMs());
+    if (!query.keyId.isEmpty())
+        q.bindValue(u":key"_s, query.keyId);
+    if (!query.model.isEmpty())
+        q.bindValue(u":model"_s, query.model);
+    if (!query.node.isEmpty())
+        q.bindValue(u":node"_s, query.node);
+    if (query.beforeId > 0)
+        q.bindValue(u":before"_s, query.beforeId);
+    q.bindValue(u":limit"_s, limit + 1); // one more tells whether an older page exists
+    if (!q.exec())
+        return unexpected(u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+
+    HistoryPage page;
+    page.entries.reserve(size_t(std::min(limit, 128)));
+    bool more = false;
+    while (q.next()) {
+        if (int(page.entries.size()) == limit) {
+            more = true;
+            break;
+        }
+        HistoryEntry e;
+        e.id = q.value(0).toLongLong();
+        stats::RequestRecord &r = e.record;
+        r.startedMsSinceEpoch = q.value(1).toLongLong();
+        r.keyId = q.value(2).toString();
+        r.model = q.value(3).toString();
+        r.node = q.value(4).toString();
+        r.route = q.value(5).toString();
+        r.method = q.value(6).toString().toLatin1();
+        r.path = q.value(7).toString().toLatin1();
+        r.status = q.value(8).toInt();
+        r.attempts = q.value(9).toInt();
+        r.stream = q.value(10).toLongLong() != 0;
+        r.ttftMs = q.value(11).toLongLong();
+        r.durationMs = q.value(12).toLongLong();
+        r.promptTokens = q.value(13).toLongLong();
+        r.completionTokens = q.value(14).toLongLong();
+        r.error = q.value(15).toString();
+        r.tried = triedFromJson(q.value(16).toString());
+        page.entries.push_back(std::move(e));
+    }
+    if (more && !page.entries.empty())
+        page.nextBeforeId = page.entries.back().id;
+    return page;
+}
+
+Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs, qint64 toMs,
+                                                                  int bucketMinutes, const QString &node,
+                                                                  const QString &model,
+                                                                  const QString &keyId) const
+{
+    if (bucketMinutes < 1)
+        return unexpected(u"A rollup bucket is at least one minute wide (asked: %1)"_s.arg(bucketMinutes));
+    const qint64 bucketMs = qint64(bucketMinutes) * MsPerMinute;
+    const qint64 from = floorToMinute(fromMs);
+    const qint64 to = toMs > 0 ? toMs : m_options.nowMs();
+    if (to <= from)
+        return std::vector<RollupPoint>{};
+    const qint64 buckets = (to - from + bucketMs - 1) / bucketMs;
+    if (buckets > MaxBuckets) {
+        return unexpected(
+            u"%1 buckets of %2 min asked, at most %3: widen the buckets or shorten the range"_s.arg(buckets)
+                .arg(bucketMinutes)
+                .arg(MaxBuckets));
+    }
+    auto db = readerFor(m_readers);
+    if (!db)
+        return unexpected(db.error());
+    QString sql =
+        u"SELECT (minute_ms - :from) / :bucket AS b, sum(requests), sum(errors), sum(client_errors), "
+        "sum(prompt_tokens), sum(completion_tokens), sum(duration_ms_sum), sum(ttft_ms_sum), "
+        "sum(ttft_count) FROM rollups WHERE minute_ms >= :from AND minute_ms < :to"_s;
+    if (!node.isEmpty())
+        sql += u" AND node = :node"_s;
+    if (!model.isEmpty())
+        sql += u" AND model = :model"_s;
+    if (!keyId.isEmpty())
+        sql += u" AND key_id = :key"_s;
+    sql += u" GROUP BY b"_s;
+    QSqlQuery q(*db);
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        return unexpected(
+            u"Cannot read the rollups of the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+    q.bindValue(u":from"_s, from);
+    q.bindValue(u":bucket"_s, bucketMs);
+    q.bindValue(u":to"_s, to);
+    if (!node.isEmpty())
+        q.bindValue(u":node"_s, node);
+    if (!model.isEmpty())
+        q.bindValue(u":model"_s, model);
+    if (!keyId.isEmpty())
+        q.bindValue(u":key"_s, keyId);
+    if (!q.exec())
+        return unexpected(
+            u"Cannot read the rollups of the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+
+    std::vector<RollupPoint> out(static_cast<size_t>(buckets));
+    for (qint64 i = 0; i < buckets; ++i)
+        out[size_t(i)].bucketStartMs = from + i * bucketMs;
+    while (q.next()) {
+        const qint64 b = q.value(0).toLongLong();
+        if (b < 0 || b >= buckets)
+            continue;
+        RollupPoint &p = out[size_t(b)];
+        p.requests = q.value(1).toLongLong();
+        p.errors = q.value(2).toLongLong();
+        p.clientErrors = q.value(3).toLongLong();
+        p.promptTokens = q.value(4).toLongLong();
+        p.completionTokens = q.value(5).toLongLong();
+        if (p.requests > 0)
+            p.meanDurationMs = double(q.value(6).toLongLong()) / double(p.requests);
+        const qint64 ttftCount = q.value(8).toLongLong();
+        if (ttftCount > 0)
+            p.meanTtftMs = double(q.value(7).toLongLong()) / double(ttftCount);
+    }
+    return out;
+}
+
+} // namespace switchyard::history

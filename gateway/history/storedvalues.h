@@ -1,0 +1,41 @@
+#pragma once
+
+// How a request's record and a virtual key are kept in the history file's columns, shared by the writer
+// (history/diskwriter) and the store's searches (history/historyqueries): text columns are NOT NULL,
+// nodes tried and model lists are JSON text, time buckets are whole minutes. Internal to history/.
+
+#include "keys/virtualkey.h"
+#include "stats/requestrecord.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+class QSqlError;
+
+namespace switchyard::history {
+
+inline constexpr qint64 MsPerMinute = 60'000;
+inline constexpr qint64 MsPerDay = 86'400'000;
+// Qt's SQLite driver, the only one the history uses.
+inline constexpr QLatin1StringView SqliteDriver("QSQLITE");
+
+// The start of the minute ms falls in (also for times before 1970).
+qint64 floorToMinute(qint64 ms);
+// Qt binds a null QString as SQL NULL; the text columns are NOT NULL (and part of the rollups' key, where
+// NULLs would never match each other), so an absent value is stored as ''.
+QString storedText(const QString &s);
+// What SQLite said about an error, for a message naming the file.
+QString sqlErrorText(const QSqlError &e);
+
+// The nodes a request tried, as the `tried` column's JSON text, and back.
+QString triedToJson(const QList<stats::Attempt> &tried);
+QList<stats::Attempt> triedFromJson(const QString &json);
+// A key's models or providers, as a JSON array of strings, and back.
+QString listToJson(const QStringList &list);
+QStringList listFromJson(const QString &json);
+
+// Counted as an error in the rollups: status 500 and above, or an answer cut off midway.
+bool isServerError(const stats::RequestRecord &r);
+
+} // namespace switchyard::history
