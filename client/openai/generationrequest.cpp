@@ -33,7 +33,8 @@ QByteArray generationBody(const GenerationRequest &request)
 
 QByteArrayView generationPath(GenerationApi api)
 {
-    return api == GenerationApi::Responses ? QByteArrayView("/v1/responses") : QByteArrayView("/v1/chat/completions");
+    return api == GenerationApi::Responses ? QByteArrayView("/v1/responses")
+                                           : QByteArrayView("/v1/chat/completions");
 }
 
 } // namespace switchyard::openai

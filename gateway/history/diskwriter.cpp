@@ -36,8 +36,7 @@ struct RollupSums
 
 DiskWriter::DiskWriter(detail::Queue &queue, const HistoryOptions &options, QString path, QString name)
     : m_queue(queue), m_options(options), m_path(std::move(path)), m_name(std::move(name))
-{
-}
+{}
 
 DiskWriter::~DiskWriter()
 {
@@ -46,7 +45,7 @@ DiskWriter::~DiskWriter()
 }
 
 std::pair<quint64, quint64> DiskWriter::write(const std::vector<stats::RequestRecord> &records,
-                                  const std::vector<keys::VirtualKey> &keys)
+                                              const std::vector<keys::VirtualKey> &keys)
 {
     const quint64 total = records.size() + keys.size();
     if (!ensureOpen())
@@ -238,7 +237,8 @@ void DiskWriter::close()
     m_open = false;
 }
 
-bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records, std::span<const keys::VirtualKey> keys)
+bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
+                            std::span<const keys::VirtualKey> keys)
 {
     if (!m_db.transaction()) {
         report(u"begin"_s, m_db.lastError());
@@ -366,8 +366,7 @@ void DiskWriter::report(const QString &what, const QSqlError &error)
         }
     }
     if (first)
-        qCWarning(lcHistory).noquote()
-            << message << "(further errors of this kind are counted, not logged)";
+        qCWarning(lcHistory).noquote() << message << "(further errors of this kind are counted, not logged)";
 }
 
 } // namespace switchyard::history

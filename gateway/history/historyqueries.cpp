@@ -93,7 +93,8 @@ Expected<HistoryPage, QString> HistoryStore::search(const HistoryQuery &query) c
     QSqlQuery q(*db);
     q.setForwardOnly(true);
     if (!q.prepare(sql))
-        return unexpected(u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+        return unexpected(
+            u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
     q.bindValue(u":from"_s, query.fromMs);
     q.bindValue(u":to"_s, query.toMs > 0 ? query.toMs : m_options.nowMs());
     if (!query.keyId.isEmpty())
@@ -106,7 +107,8 @@ Expected<HistoryPage, QString> HistoryStore::search(const HistoryQuery &query) c
         q.bindValue(u":before"_s, query.beforeId);
     q.bindValue(u":limit"_s, limit + 1); // one more tells whether an older page exists
     if (!q.exec())
-        return unexpected(u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
+        return unexpected(
+            u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
 
     HistoryPage page;
     page.entries.reserve(size_t(std::min(limit, 128)));

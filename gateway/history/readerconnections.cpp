@@ -56,7 +56,8 @@ Expected<QSqlDatabase, QString> readerFor(const std::shared_ptr<detail::ReaderRe
         db.setDatabaseName(registry->path);
         db.setConnectOptions(u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"_s);
         if (!db.open())
-            error = u"Cannot read the history file %1: %2"_s.arg(registry->path, sqlErrorText(db.lastError()));
+            error =
+                u"Cannot read the history file %1: %2"_s.arg(registry->path, sqlErrorText(db.lastError()));
     }
     if (!error.isEmpty()) {
         QSqlDatabase::removeDatabase(name);

@@ -86,8 +86,8 @@ QString prepareSchema(QSqlDatabase &db, const QString &path)
     }
     const qint64 objects = q.value(0).toLongLong();
     if (!q.exec(u"PRAGMA user_version"_s) || !q.next())
-        return u"Cannot read the schema version of the history file %1: %2"_s.arg(path,
-                                                                                  sqlErrorText(q.lastError()));
+        return u"Cannot read the schema version of the history file %1: %2"_s.arg(
+            path, sqlErrorText(q.lastError()));
     const int version = q.value(0).toInt();
     if (version > HistoryStore::SchemaVersion) {
         return u"The history file %1 was written by a newer Switchyard (schema version %2; this one knows up "

@@ -15,6 +15,7 @@ using K = config::RequestKind;
 using Kinds = RequestKinds;
 
 // Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
+// clang-format off: one row per line reads as the table it is.
 constexpr Route RouteTable[] = {
     {Get | Head, "/health", false, Access::Public, false, &handlers::health},
     {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied, Kinds{K::ChatCompletion, K::ChatCompletionStream}},
@@ -59,6 +60,7 @@ constexpr Route RouteTable[] = {
     {Get | Post, "/api/keys", false, Access::Management, false, &handlers::keyList},
     {Get | Patch | Delete, "/api/keys/", true, Access::Management, false, &handlers::keyItem},
 };
+// clang-format on
 
 // Unknown management paths still pass the access check before their 404, so the management API does
 // not describe itself to callers who may not use it.

@@ -19,8 +19,8 @@ namespace switchyard::proxy {
 
 struct Dispatch
 {
-    std::optional<LocalResponse> local;       // answer this, or
-    std::unique_ptr<Exchange> exchange;       // run this
+    std::optional<LocalResponse> local; // answer this, or
+    std::unique_ptr<Exchange> exchange; // run this
 };
 
 // A route's answer made here and now, without a node.
@@ -51,8 +51,8 @@ Method methodFromName(QByteArrayView name);
 
 struct Route;
 // A route's handler gets its row too: the proxied routes read their request kinds from it.
-using RouteHandler = Dispatch (*)(const Route &route, const http::Request &request, const ExchangeContext &context,
-                                  ResponseSink *sink);
+using RouteHandler = Dispatch (*)(const Route &route, const http::Request &request,
+                                  const ExchangeContext &context, ResponseSink *sink);
 
 // The allowed_requests flags a proxied route's requests are (config::flagName): as sent, and with
 // "stream": true. A route that is not proxied to a node has none.
@@ -64,11 +64,11 @@ struct RequestKinds
 
 struct Route
 {
-    unsigned methods;       // Method bits; none for a catch-all that only answers 404 after the access check
+    unsigned methods; // Method bits; none for a catch-all that only answers 404 after the access check
     QByteArrayView path;
-    bool prefix;            // path is a prefix ("/api/nodes/" + name + "/drain")
+    bool prefix; // path is a prefix ("/api/nodes/" + name + "/drain")
     Access access;
-    bool clientTraffic;     // counted in requests/s and written to the request log
+    bool clientTraffic; // counted in requests/s and written to the request log
     RouteHandler handler;
     std::optional<RequestKinds> kinds = std::nullopt; // proxied routes only
 };
