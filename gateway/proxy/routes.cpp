@@ -15,7 +15,8 @@ using K = config::RequestKind;
 using Kinds = RequestKinds;
 
 // Order matters only among prefixes: the first matching row wins, so the "/api/" catch-all comes last.
-// clang-format off: one row per line reads as the table it is.
+// One row per line reads as the table it is.
+// clang-format off
 constexpr Route RouteTable[] = {
     {Get | Head, "/health", false, Access::Public, false, &handlers::health},
     {Post, "/v1/chat/completions", false, Access::Client, true, &handlers::proxied, Kinds{K::ChatCompletion, K::ChatCompletionStream}},
@@ -106,7 +107,8 @@ const Route *findRoute(QByteArrayView path)
 
 QByteArray allowedMethods(const Route &route)
 {
-    static constexpr std::pair<Method, const char *> Names[] = {{Get, "GET"}, {Head, "HEAD"}, {Post, "POST"}, {Put, "PUT"}, {Delete, "DELETE"}, {Patch, "PATCH"}};
+    static constexpr std::pair<Method, const char *> Names[] = {
+        {Get, "GET"}, {Head, "HEAD"}, {Post, "POST"}, {Put, "PUT"}, {Delete, "DELETE"}, {Patch, "PATCH"}};
     QByteArray out;
     for (const auto &[bit, name] : Names) {
         if (route.methods & bit)
