@@ -68,11 +68,19 @@ void printMap(const char *title, const QMap<QString, int> &m)
         std::printf("  %6d  %s\n", it.value(), qPrintable(it.key()));
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+struct SoakOptions
 {
-    QCoreApplication app(argc, argv);
+    QString switchyardBin;
+    QString simnodeBin;
+    int seconds = 40;
+    int faultMs = 3000;
+    int gapMs = 1500;
+    int nodeCount = 2;
+    int restartEveryS = 0;
+};
+
+SoakOptions parseOptions(const QCoreApplication &app)
+{
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Soak test of the gateway under faults, reloads and restarts."_s);
     parser.addHelpOption();
@@ -83,33 +91,135 @@ int main(int argc, char *argv[])
     QCommandLineOption simnodeBin(u"simnode"_s, u"The switchyard-simnode binary."_s, u"path"_s,
                                   here + u"/../../app/switchyard-simnode"_s);
     QCommandLineOption nodesOpt(u"nodes"_s, u"Simulated nodes (default 2)."_s, u"n"_s, u"2"_s);
-    QCommandLineOption faultMsOpt(u"fault-ms"_s, u"How long each fault lasts (default 3000)."_s, u"ms"_s, u"3000"_s);
+    QCommandLineOption faultMsOpt(u"fault-ms"_s, u"How long each fault lasts (default 3000)."_s, u"ms"_s,
+                                  u"3000"_s);
     QCommandLineOption gapMsOpt(u"gap-ms"_s, u"Healthy time between two faults (default 1500)."_s, u"ms"_s,
                                 u"1500"_s);
-    QCommandLineOption restartOpt(u"restart-gateway-every"_s,
-                                  u"Restart the gateway (SIGTERM, then start it again on its port, as systemctl "
-                                  u"restart does) every s seconds; the clients retry refused connections. 0: never "
-                                  u"(default)."_s,
-                                  u"s"_s, u"0"_s);
+    QCommandLineOption restartOpt(
+        u"restart-gateway-every"_s,
+        u"Restart the gateway (SIGTERM, then start it again on its port, as systemctl "
+        u"restart does) every s seconds; the clients retry refused connections. 0: never "
+        u"(default)."_s,
+        u"s"_s, u"0"_s);
     parser.addOptions({duration, switchyardBin, simnodeBin, nodesOpt, faultMsOpt, gapMsOpt, restartOpt});
     parser.process(app);
-    const int seconds = std::max(5, parser.value(duration).toInt());
-    const int faultMs = std::max(500, parser.value(faultMsOpt).toInt());
-    const int gapMs = std::max(0, parser.value(gapMsOpt).toInt());
-    const int nodeCount = std::clamp(parser.value(nodesOpt).toInt(), 2, 8);
-    const int restartEveryS = std::max(0, parser.value(restartOpt).toInt());
+    SoakOptions o;
+    o.switchyardBin = parser.value(switchyardBin);
+    o.simnodeBin = parser.value(simnodeBin);
+    o.seconds = std::max(5, parser.value(duration).toInt());
+    o.faultMs = std::max(500, parser.value(faultMsOpt).toInt());
+    o.gapMs = std::max(0, parser.value(gapMsOpt).toInt());
+    o.nodeCount = std::clamp(parser.value(nodesOpt).toInt(), 2, 8);
+    o.restartEveryS = std::max(0, parser.value(restartOpt).toInt());
+    return o;
+}
+
+// What the run saw of the gateway besides the clients' tally: its resources and what was done to it.
+struct SoakRecord
+{
+    struct TimedSample
+    {
+        qint64 second;
+        ProcessResources r;
+    };
+    ProcessResources first, last, peak;
+    std::vector<TimedSample> overTime; // ten samples spread over the run (flat after warm-up, or a leak)
+    QStringList faultsDone;
+    int sighups = 0;
+    int fileEdits = 0;
+    qint64 elapsedS = 0;
+};
+
+// Prints the report's table and details; true when the gateway passed.
+bool printReport(const SoakOptions &options, const SoakTally &tally, const SoakFleet &fleet,
+                 const SoakRecord &run)
+{
+    const int nodeCount = options.nodeCount;
+    const int restartEveryS = options.restartEveryS;
+    const qint64 elapsedS = run.elapsedS;
+    const ProcessResources &first = run.first, &last = run.last, &peak = run.peak;
+    const QStringList &faultsDone = run.faultsDone;
+    const int sighups = run.sighups, fileEdits = run.fileEdits;
+    const int failedNonStreamed = SoakTally::sum(tally.failedNonStreamed);
+    const int failedStreamed = SoakTally::sum(tally.failedStreamed);
+    const int broken = SoakTally::sum(tally.brokenStreams);
+    QStringList perKind;
+    for (auto it = tally.requests.begin(); it != tally.requests.end(); ++it)
+        perKind << it.key() % u' ' % QString::number(it.value());
+    std::printf("\n| soak (%lld s, %d nodes, 8 clients) | result |\n| --- | --- |\n", elapsedS, nodeCount);
+    std::printf("| requests | %d (%s) |\n", tally.total(), qPrintable(perKind.join(u", "_s)));
+    std::printf("| failed non-streamed requests | %d |\n", failedNonStreamed);
+    std::printf("| failed streamed requests (error status before the stream) | %d |\n", failedStreamed);
+    std::printf("| streams ended by an error event (their node failed mid-stream) | %d |\n",
+                SoakTally::sum(tally.streamErrorEvents));
+    std::printf("| streams broken without an error event | %d |\n", broken);
+    std::printf("| latency non-streamed p50 / p95 / p99 | %s / %s / %s |\n",
+                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 50))),
+                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 95))),
+                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 99))));
+    std::printf("| latency streamed (whole stream) p50 / p95 / p99 | %s / %s / %s |\n",
+                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 50))),
+                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 95))),
+                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 99))));
+    std::printf("| gateway RSS start → end (peak) | %lld → %lld KiB (%lld) |\n", first.rssKiB, last.rssKiB,
+                peak.rssKiB);
+    std::printf("| gateway open fds start → end (peak) | %d → %d (%d) |\n", first.openFds, last.openFds,
+                peak.openFds);
+    std::printf("| faults | %lld: %s |\n", qint64(faultsDone.size()), qPrintable(faultsDone.join(u", "_s)));
+    std::printf(
+        "| config reloads | %d PUT /api/config applied (%d refused, %d skipped while restarting), %d SIGHUP, "
+        "%d file edits |\n",
+        fleet.configPutsOk, fleet.configPutsFailed, fleet.configPutsSkipped, sighups, fileEdits);
+    std::printf("| gateway at the end | %s |\n", qPrintable(fleet.gatewayExit));
+    std::printf("| client resends (gateway closed an idle keep-alive) | %d |\n",
+                tally.resentOnFreshConnection);
+    if (restartEveryS > 0) {
+        std::printf("| gateway restarts (SIGTERM, start again) | %d, %d not clean%s |\n",
+                    fleet.gatewayRestarts, fleet.gatewayRestartsUnclean,
+                    fleet.gatewayRestartProblems.isEmpty()
+                        ? ""
+                        : qPrintable(u": "_s % fleet.gatewayRestartProblems.join(u", "_s)));
+        std::printf("| client retries on a refused connection (gateway restarting) | %d |\n",
+                    tally.retriedWhileRefused);
+    }
+    std::printf("\ngateway RSS / open fds over time:");
+    for (const SoakRecord::TimedSample &t : run.overTime)
+        std::printf(" %llds %lld KiB/%d", qint64(t.second), t.r.rssKiB, t.r.openFds);
+    std::printf("\n");
+    printMap("failed non-streamed requests", tally.failedNonStreamed);
+    printMap("failed streamed requests", tally.failedStreamed);
+    printMap("streams ended by an error event", tally.streamErrorEvents);
+    printMap("streams broken without an error event", tally.brokenStreams);
+    if (fleet.controlFailures > 0)
+        std::printf("\n(%d control requests to the nodes failed)\n", fleet.controlFailures);
+    const bool ok = failedNonStreamed == 0 && broken == 0 && fleet.configPutsFailed == 0 &&
+                    fleet.gatewayExitedCleanly && fleet.gatewayRestartsUnclean == 0 &&
+                    fleet.gatewayRestartProblems.isEmpty();
+    if (!ok)
+        std::printf("\nthe gateway's log, last lines:\n%s\n", qPrintable(fleet.gatewayLogTail(30)));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const SoakOptions options = parseOptions(app);
+    const int seconds = options.seconds, faultMs = options.faultMs, gapMs = options.gapMs;
+    const int nodeCount = options.nodeCount, restartEveryS = options.restartEveryS;
 
     QTemporaryDir work;
     if (!work.isValid()) {
         std::fprintf(stderr, "soak: no temporary directory\n");
         return 2;
     }
-    SoakFleet fleet(parser.value(switchyardBin), parser.value(simnodeBin), work.path(), nodeCount);
+    SoakFleet fleet(options.switchyardBin, options.simnodeBin, work.path(), nodeCount);
     if (!fleet.start())
         return 2;
     const qint64 pid = fleet.gatewayPid();
-    std::printf("soak: gateway pid %lld on 127.0.0.1:%u, %d nodes, %d s\n", pid, fleet.gatewayPort(), nodeCount,
-                seconds);
+    std::printf("soak: gateway pid %lld on 127.0.0.1:%u, %d nodes, %d s\n", pid, fleet.gatewayPort(),
+                nodeCount, seconds);
     std::fflush(stdout);
 
     SoakTally tally;
@@ -117,17 +227,22 @@ int main(int argc, char *argv[])
     std::vector<std::unique_ptr<SoakClient>> clients;
     using K = RequestKind;
     // 6 non-streamed clients (every kind, in different orders) and 2 streamed ones.
-    const std::vector<std::vector<K>> mixes = {
-        {K::Chat, K::Completion, K::Embedding}, {K::Completion, K::Embedding, K::Chat},
-        {K::Embedding, K::Chat, K::Completion}, {K::Chat}, {K::Completion}, {K::Chat, K::Embedding},
-        {K::ChatStream, K::CompletionStream}, {K::CompletionStream, K::ChatStream}};
+    const std::vector<std::vector<K>> mixes = {{K::Chat, K::Completion, K::Embedding},
+                                               {K::Completion, K::Embedding, K::Chat},
+                                               {K::Embedding, K::Chat, K::Completion},
+                                               {K::Chat},
+                                               {K::Completion},
+                                               {K::Chat, K::Embedding},
+                                               {K::ChatStream, K::CompletionStream},
+                                               {K::CompletionStream, K::ChatStream}};
     for (const auto &mix : mixes) {
         clients.push_back(std::make_unique<SoakClient>(*endpoint, QByteArray(SoakFleet::Model), mix, &tally));
         clients.back()->setRetryRefused(restartEveryS > 0);
     }
 
     // Resources at start: after the clients' connections are open and a second of traffic went through.
-    ProcessResources first, last, peak;
+    SoakRecord run;
+    ProcessResources &first = run.first, &last = run.last, &peak = run.peak;
     auto sample = [&] {
         const ProcessResources r = resourcesOf(fleet.gatewayPid()); // a restarted gateway has a new pid
         peak.rssKiB = std::max(peak.rssKiB, r.rssKiB);
@@ -135,8 +250,8 @@ int main(int argc, char *argv[])
         return r;
     };
 
-    QStringList faultsDone;
-    int sighups = 0, fileEdits = 0;
+    QStringList &faultsDone = run.faultsDone;
+    int &sighups = run.sighups, &fileEdits = run.fileEdits;
     size_t faultIndex = 0;
     bool running = true;
     auto randomWeights = [&] {
@@ -186,12 +301,7 @@ int main(int argc, char *argv[])
         ++fileEdits;
     });
     // Over time: ten samples spread over the run, for the table (flat after warm-up, or a leak).
-    struct TimedSample
-    {
-        qint64 second;
-        ProcessResources r;
-    };
-    std::vector<TimedSample> overTime;
+    auto &overTime = run.overTime;
     const qint64 everyS = std::max(1, seconds / 10);
     QElapsedTimer sinceStart;
     sinceStart.start();
@@ -243,63 +353,10 @@ int main(int argc, char *argv[])
     }
     app.exec();
     sampleTimer.stop();
-    const qint64 elapsedS = clock.elapsed() / 1000;
+    run.elapsedS = clock.elapsed() / 1000;
     fleet.stopAll();
 
-    const int failedNonStreamed = SoakTally::sum(tally.failedNonStreamed);
-    const int failedStreamed = SoakTally::sum(tally.failedStreamed);
-    const int broken = SoakTally::sum(tally.brokenStreams);
-    QStringList perKind;
-    for (auto it = tally.requests.begin(); it != tally.requests.end(); ++it)
-        perKind << it.key() % u' ' % QString::number(it.value());
-    std::printf("\n| soak (%lld s, %d nodes, 8 clients) | result |\n| --- | --- |\n", elapsedS, nodeCount);
-    std::printf("| requests | %d (%s) |\n", tally.total(), qPrintable(perKind.join(u", "_s)));
-    std::printf("| failed non-streamed requests | %d |\n", failedNonStreamed);
-    std::printf("| failed streamed requests (error status before the stream) | %d |\n", failedStreamed);
-    std::printf("| streams ended by an error event (their node failed mid-stream) | %d |\n",
-                SoakTally::sum(tally.streamErrorEvents));
-    std::printf("| streams broken without an error event | %d |\n", broken);
-    std::printf("| latency non-streamed p50 / p95 / p99 | %s / %s / %s |\n",
-                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 50))),
-                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 95))),
-                qPrintable(fmtMs(percentile(tally.latencyNonStreamedMs, 99))));
-    std::printf("| latency streamed (whole stream) p50 / p95 / p99 | %s / %s / %s |\n",
-                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 50))),
-                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 95))),
-                qPrintable(fmtMs(percentile(tally.latencyStreamedMs, 99))));
-    std::printf("| gateway RSS start → end (peak) | %lld → %lld KiB (%lld) |\n", first.rssKiB, last.rssKiB,
-                peak.rssKiB);
-    std::printf("| gateway open fds start → end (peak) | %d → %d (%d) |\n", first.openFds, last.openFds,
-                peak.openFds);
-    std::printf("| faults | %lld: %s |\n", qint64(faultsDone.size()), qPrintable(faultsDone.join(u", "_s)));
-    std::printf("| config reloads | %d PUT /api/config applied (%d refused, %d skipped while restarting), %d SIGHUP, "
-                "%d file edits |\n",
-                fleet.configPutsOk, fleet.configPutsFailed, fleet.configPutsSkipped, sighups, fileEdits);
-    std::printf("| gateway at the end | %s |\n", qPrintable(fleet.gatewayExit));
-    std::printf("| client resends (gateway closed an idle keep-alive) | %d |\n", tally.resentOnFreshConnection);
-    if (restartEveryS > 0) {
-        std::printf("| gateway restarts (SIGTERM, start again) | %d, %d not clean%s |\n", fleet.gatewayRestarts,
-                    fleet.gatewayRestartsUnclean,
-                    fleet.gatewayRestartProblems.isEmpty()
-                        ? ""
-                        : qPrintable(u": "_s % fleet.gatewayRestartProblems.join(u", "_s)));
-        std::printf("| client retries on a refused connection (gateway restarting) | %d |\n", tally.retriedWhileRefused);
-    }
-    std::printf("\ngateway RSS / open fds over time:");
-    for (const TimedSample &t : overTime)
-        std::printf(" %llds %lld KiB/%d", qint64(t.second), t.r.rssKiB, t.r.openFds);
-    std::printf("\n");
-    printMap("failed non-streamed requests", tally.failedNonStreamed);
-    printMap("failed streamed requests", tally.failedStreamed);
-    printMap("streams ended by an error event", tally.streamErrorEvents);
-    printMap("streams broken without an error event", tally.brokenStreams);
-    if (fleet.controlFailures > 0)
-        std::printf("\n(%d control requests to the nodes failed)\n", fleet.controlFailures);
-    const bool ok = failedNonStreamed == 0 && broken == 0 && fleet.configPutsFailed == 0 &&
-                    fleet.gatewayExitedCleanly && fleet.gatewayRestartsUnclean == 0
-                    && fleet.gatewayRestartProblems.isEmpty();
-    if (!ok)
-        std::printf("\nthe gateway's log, last lines:\n%s\n", qPrintable(fleet.gatewayLogTail(30)));
+    const bool ok = printReport(options, tally, fleet, run);
     std::printf("\n%s\n", ok ? "soak: PASS" : "soak: FAIL");
     return ok ? 0 : 1;
 }
