@@ -4,6 +4,7 @@
 #include "keys/keyjson.h"
 #include "proxy/dispatcher.h"
 #include "proxy/statusapi.h"
+#include "stats/requestcsv.h"
 
 #include <QDateTime>
 #include <QUrlQuery>
@@ -112,6 +113,9 @@ Dispatch historyRequests(const Route &, const http::Request &request, const Exch
     const auto status = statusParameter(q.queryItemValue(u"status"_s));
     if (!status)
         return badParameter(u"status"_s, u"must be one of any, ok, client_error, server_error, failed"_s);
+    const QString format = q.queryItemValue(u"format"_s);
+    if (!format.isEmpty() && format != u"json"_s && format != u"csv"_s)
+        return badParameter(u"format"_s, u"must be json or csv"_s);
     query.fromMs = from;
     query.toMs = to;
     query.limit = int(*limit);
@@ -124,6 +128,18 @@ Dispatch historyRequests(const Route &, const http::Request &request, const Exch
     const auto page = std::get<0>(store)->search(query);
     if (!page)
         return answer(errorResponse(503, u"The history could not be read: "_s % page.error(), "history_unavailable"));
+    if (format == u"csv"_s) {
+        // A spreadsheet's page: the same rows and columns as the panel's export. The next page's cursor
+        // goes in a header, as the body has no place for it.
+        std::vector<stats::RequestRecord> records;
+        records.reserve(page->entries.size());
+        for (const history::HistoryEntry &e : page->entries)
+            records.push_back(e.record);
+        LocalResponse r{200, "Content-Type: text/csv; charset=utf-8\r\n", stats::requestsCsv(records)};
+        if (page->nextBeforeId != 0)
+            r.headerLines += "X-Next-Before: " + QByteArray::number(page->nextBeforeId) + "\r\n";
+        return answer(std::move(r));
+    }
     nlohmann::json data = nlohmann::json::array();
     for (const history::HistoryEntry &e : page->entries) {
         nlohmann::json j = requestRecordJson(e.record);

@@ -6,6 +6,7 @@
 #include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
 #include "history/historystore.h"
+#include "stats/requestcsv.h"
 
 #include <QDir>
 #include <QFile>
@@ -128,6 +129,19 @@ private slots:
         const json p2 = bodyOf(request(f.port, "GET", "/api/history/requests?limit=2&before=" + QByteArray::number(next)));
         QCOMPARE(p2["data"].size(), size_t(2));
         QVERIFY(p2["data"][0]["id"].get<qint64>() != p1["data"][1]["id"].get<qint64>());
+
+        // The same search as a spreadsheet: the panel's export columns, newest first, the next page's
+        // cursor in a header.
+        const TestResponse csv = request(f.port, "GET", "/api/history/requests?format=csv&limit=3");
+        QCOMPARE(csv.status, 200);
+        QVERIFY(csv.header("content-type").startsWith("text/csv"));
+        const QList<QByteArray> lines = csv.body.split('\n');
+        QCOMPARE(lines.size(), 5); // header, three rows, and the empty rest after the last "\r\n"
+        QCOMPARE(lines[0] + '\n', stats::requestsCsvHeader());
+        QVERIFY2(lines[1].contains(",a,") && lines[1].contains(",502,"), lines[1].constData());
+        QVERIFY(lines[1].contains(QByteArray::fromStdString(keyId)));
+        QVERIFY(!csv.header("x-next-before").isEmpty());
+        QCOMPARE(request(f.port, "GET", "/api/history/requests?format=xml").status, 400);
 
         // The key came back with the history: the same secret works, and it is listed.
         QCOMPARE(chat(f.port, secret).status, 200);
