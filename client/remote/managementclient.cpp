@@ -1,7 +1,7 @@
 #include "remote/managementclient.h"
 
-#include "openai/openaierror.h"
 #include "keys/keyjson.h"
+#include "openai/openaierror.h"
 #include "remote/managementwire.h"
 
 using namespace Qt::Literals::StringLiterals;
@@ -86,9 +86,11 @@ link::LinkStatus ManagementClient::failureOf(const HttpResult &result, const QSt
         // On the status poll: nothing of the management API is there. On a command: the gateway's words
         // (an unknown node, an action this gateway version does not have).
         s.state = LinkState::Incompatible;
-        s.reason = what == StatusRequest || message.isEmpty()
-                       ? u"%1 answered %2 to %3: no Switchyard management API there"_s.arg(where).arg(r.status).arg(what)
-                       : u"%1 answered %2 to %3%4"_s.arg(where).arg(r.status).arg(what, said);
+        s.reason =
+            what == StatusRequest || message.isEmpty()
+                ? u"%1 answered %2 to %3: no Switchyard management API there"_s.arg(where).arg(r.status).arg(
+                      what)
+                : u"%1 answered %2 to %3%4"_s.arg(where).arg(r.status).arg(what, said);
         break;
     default:
         s.state = r.status >= 500 ? LinkState::Unreachable : LinkState::Incompatible;
@@ -138,8 +140,9 @@ void ManagementClient::fetchRequests(quint64 afterCursor, int max)
 
 void ManagementClient::fetchHistory(const QString &series, int seconds)
 {
-    const QString path = u"/api/history?seconds=%1&node=%2"_s.arg(std::clamp(seconds, 1, stats::SecondsHistory::Capacity))
-                             .arg(QString::fromLatin1(QUrl::toPercentEncoding(series)));
+    const QString path =
+        u"/api/history?seconds=%1&node=%2"_s.arg(std::clamp(seconds, 1, stats::SecondsHistory::Capacity))
+            .arg(QString::fromLatin1(QUrl::toPercentEncoding(series)));
     m_http.send(request("GET", path, MaxHistoryBytes, true), [this, series](const HttpResult &result) {
         const QString what = u"GET /api/history"_s;
         if (!result || !isSuccess(result->status)) {
@@ -153,6 +156,25 @@ void ManagementClient::fetchHistory(const QString &series, int seconds)
         }
         emit historyFetched(series, *samples);
     });
+}
+
+void ManagementClient::searchHistory(quint64 ticket, const history::HistoryQuery &query)
+{
+    m_http.send(request("GET", historySearchPath(query), MaxRequestsBytes, true),
+                [this, ticket](const HttpResult &result) {
+                    link::HistorySearchResult r;
+                    r.ticket = ticket;
+                    if (!result || !isSuccess(result->status)) {
+                        // The gateway's own words where it gave any: "keeps no lasting history: set …".
+                        r.error = failureOf(result, u"search the history"_s).reason;
+                    } else if (auto page = parseHistoryPage(result->body)) {
+                        r.ok = true;
+                        r.page = std::move(*page);
+                    } else {
+                        r.error = page.error();
+                    }
+                    emit historySearched(r);
+                });
 }
 
 void ManagementClient::fetchConfig()
@@ -193,8 +215,8 @@ void ManagementClient::nodeAction(const QString &node, link::NodeAction action)
 {
     const QByteArray name = nodeActionName(action);
     const QString what = QString::fromLatin1(name) % u' ' % node;
-    const QString path = u"/api/nodes/"_s % QString::fromLatin1(QUrl::toPercentEncoding(node)) % u'/'
-                         % QString::fromLatin1(name);
+    const QString path = u"/api/nodes/"_s % QString::fromLatin1(QUrl::toPercentEncoding(node)) % u'/' %
+                         QString::fromLatin1(name);
     m_http.send(request("POST", path, MaxCommandBytes), [this, what](const HttpResult &result) {
         if (!result || !isSuccess(result->status)) {
             emit commandFinished(what, false, failureOf(result, what).reason);
@@ -207,13 +229,14 @@ void ManagementClient::nodeAction(const QString &node, link::NodeAction action)
 void ManagementClient::setAccepting(bool accepting)
 {
     const QString what = accepting ? u"resume"_s : u"pause"_s;
-    m_http.send(request("POST", u"/api/gateway/"_s % what, MaxCommandBytes), [this, what](const HttpResult &result) {
-        if (!result || !isSuccess(result->status)) {
-            emit commandFinished(what, false, failureOf(result, what).reason);
-            return;
-        }
-        emit commandFinished(what, true, QString());
-    });
+    m_http.send(request("POST", u"/api/gateway/"_s % what, MaxCommandBytes),
+                [this, what](const HttpResult &result) {
+                    if (!result || !isSuccess(result->status)) {
+                        emit commandFinished(what, false, failureOf(result, what).reason);
+                        return;
+                    }
+                    emit commandFinished(what, true, QString());
+                });
 }
 
 void ManagementClient::fetchKeys()
@@ -256,8 +279,9 @@ void ManagementClient::createKey(const keys::KeyChange &spec)
 
 void ManagementClient::changeKey(QByteArray method, const QString &id, const QString &what, QByteArray body)
 {
-    HttpRequest r = request(std::move(method), u"/api/keys/"_s % QString::fromLatin1(QUrl::toPercentEncoding(id)),
-                            MaxCommandBytes);
+    HttpRequest r =
+        request(std::move(method), u"/api/keys/"_s % QString::fromLatin1(QUrl::toPercentEncoding(id)),
+                MaxCommandBytes);
     if (!body.isEmpty()) {
         r.addHeader("Content-Type", "application/json");
         r.body = std::move(body);

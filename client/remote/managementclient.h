@@ -28,6 +28,7 @@ public:
     void fetchRequests(quint64 afterCursor, int max);
     void fetchHistory(const QString &series, int seconds);
     void fetchConfig();
+    void searchHistory(quint64 ticket, const history::HistoryQuery &query);
     void putConfig(const QByteArray &text, const QString &ifMatchHash);
     void nodeAction(const QString &node, link::NodeAction action);
     void setAccepting(bool accepting);
@@ -53,6 +54,7 @@ signals:
     void keysFetched(const QList<switchyard::keys::KeyListing> &keys);
     void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
     void keyChanged(const switchyard::keys::KeyListing &key);
+    void historySearched(const switchyard::link::HistorySearchResult &result);
 
 private:
     HttpRequest request(QByteArray method, const QString &pathAndQuery, qsizetype maxBytes, bool slow = false) const;

@@ -2,6 +2,8 @@
 
 #include "openai/openaierror.h"
 
+#include <QUrlQuery>
+
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -51,7 +53,8 @@ QList<stats::Attempt> attemptsOf(const nlohmann::json &record)
         stats::Attempt a;
         a.node = str(j, "node");
         a.status = int(integer(j, "status", 0));
-        a.outcome = stats::attemptOutcomeFromName(str(j, "outcome").toLatin1()).value_or(stats::Attempt::Outcome::Open);
+        a.outcome = stats::attemptOutcomeFromName(str(j, "outcome").toLatin1())
+                        .value_or(stats::Attempt::Outcome::Open);
         a.via = stats::attemptViaFromName(str(j, "via").toLatin1()).value_or(stats::Attempt::Via::Candidate);
         a.fallbackModel = str(j, "fallback_model");
         a.startMs = integer(j, "start_ms", 0);
@@ -60,6 +63,29 @@ QList<stats::Attempt> attemptsOf(const nlohmann::json &record)
         out.append(std::move(a));
     }
     return out;
+}
+
+// One record of /api/requests or /api/history/requests (statusapi's requestRecordJson).
+stats::RequestRecord recordOf(const nlohmann::json &r)
+{
+    stats::RequestRecord rec;
+    rec.startedMsSinceEpoch = integer(r, "started_ms_since_epoch", 0);
+    rec.method = str(r, "method").toLatin1();
+    rec.path = str(r, "path").toUtf8();
+    rec.model = str(r, "model");
+    rec.node = str(r, "node");
+    rec.route = str(r, "route"); // absent from a gateway before routing reasons: empty
+    rec.status = int(integer(r, "status", 0));
+    rec.attempts = int(integer(r, "attempts", 0));
+    rec.stream = r.value("stream", false);
+    rec.ttftMs = integer(r, "ttft_ms", -1);
+    rec.durationMs = integer(r, "duration_ms", 0);
+    rec.promptTokens = integer(r, "prompt_tokens", -1);
+    rec.completionTokens = integer(r, "completion_tokens", -1);
+    rec.error = str(r, "error");
+    rec.keyId = str(r, "key"); // null or absent: no virtual key
+    rec.tried = attemptsOf(r);
+    return rec;
 }
 
 int majorOf(const QString &version)
@@ -86,26 +112,57 @@ Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body)
     for (const nlohmann::json &r : *list) {
         if (!r.is_object())
             return unexpected(u"a request log entry is not an object"_s);
-        stats::RequestRecord rec;
-        rec.startedMsSinceEpoch = integer(r, "started_ms_since_epoch", 0);
-        rec.method = str(r, "method").toLatin1();
-        rec.path = str(r, "path").toUtf8();
-        rec.model = str(r, "model");
-        rec.node = str(r, "node");
-        rec.route = str(r, "route"); // absent from a gateway before routing reasons: empty
-        rec.status = int(integer(r, "status", 0));
-        rec.attempts = int(integer(r, "attempts", 0));
-        rec.stream = r.value("stream", false);
-        rec.ttftMs = integer(r, "ttft_ms", -1);
-        rec.durationMs = integer(r, "duration_ms", 0);
-        rec.promptTokens = integer(r, "prompt_tokens", -1);
-        rec.completionTokens = integer(r, "completion_tokens", -1);
-        rec.error = str(r, "error");
-        rec.keyId = str(r, "key"); // null or absent: no virtual key
-        rec.tried = attemptsOf(r);
-        page.records.append(std::move(rec));
+        page.records.append(recordOf(r));
     }
     return page;
+}
+
+Expected<history::HistoryPage, QString> parseHistoryPage(QByteArrayView body)
+{
+    const nlohmann::json j = parseJson(body);
+    if (j.is_discarded() || !j.is_object())
+        return unexpected(u"the history search is not JSON"_s);
+    const auto list = j.find("data");
+    if (list == j.end() || !list->is_array())
+        return unexpected(u"the history search lacks data"_s);
+    history::HistoryPage page;
+    page.entries.reserve(list->size());
+    for (const nlohmann::json &r : *list) {
+        if (!r.is_object())
+            return unexpected(u"a history entry is not an object"_s);
+        page.entries.push_back({integer(r, "id", 0), recordOf(r)});
+    }
+    page.nextBeforeId = integer(j, "next_before", 0); // null on the last page
+    return page;
+}
+
+QString historySearchPath(const history::HistoryQuery &query)
+{
+    using S = history::HistoryQuery::Status;
+    QUrlQuery q;
+    if (query.fromMs > 0)
+        q.addQueryItem(u"from"_s, QString::number(query.fromMs));
+    if (query.toMs > 0)
+        q.addQueryItem(u"to"_s, QString::number(query.toMs));
+    const auto exact = [&q](const QString &name, const QString &value) {
+        if (!value.isEmpty())
+            q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
+    };
+    exact(u"key"_s, query.keyId);
+    exact(u"model"_s, query.model);
+    exact(u"node"_s, query.node);
+    static const std::pair<S, const char16_t *> Statuses[] = {{S::Ok, u"ok"},
+                                                              {S::ClientError, u"client_error"},
+                                                              {S::ServerError, u"server_error"},
+                                                              {S::Failed, u"failed"}};
+    for (const auto &[status, name] : Statuses) {
+        if (query.status == status)
+            q.addQueryItem(u"status"_s, QString::fromUtf16(name));
+    }
+    q.addQueryItem(u"limit"_s, QString::number(std::clamp(query.limit, 1, history::HistoryQuery::MaxLimit)));
+    if (query.beforeId > 0)
+        q.addQueryItem(u"before"_s, QString::number(query.beforeId));
+    return u"/api/history/requests?"_s % q.query(QUrl::FullyEncoded);
 }
 
 Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView body, const QString &series)
@@ -177,7 +234,8 @@ link::ConfigPutResult configPutResultOf(int status, QByteArrayView body)
         return r;
     }
     r.outcome = Outcome::Failed;
-    r.reason = u"the gateway answered %1%2"_s.arg(status).arg(message.isEmpty() ? QString() : u": "_s % message);
+    r.reason =
+        u"the gateway answered %1%2"_s.arg(status).arg(message.isEmpty() ? QString() : u": "_s % message);
     return r;
 }
 
@@ -210,9 +268,12 @@ QString unquotedEntityTag(QByteArrayView value)
 QByteArray nodeActionName(link::NodeAction action)
 {
     switch (action) {
-    case link::NodeAction::Drain: return "drain";
-    case link::NodeAction::Enable: return "enable";
-    case link::NodeAction::Probe: return "probe";
+    case link::NodeAction::Drain:
+        return "drain";
+    case link::NodeAction::Enable:
+        return "enable";
+    case link::NodeAction::Probe:
+        return "probe";
     }
     return "probe";
 }

@@ -26,6 +26,10 @@ struct RequestsPage
 
 // GET /api/requests: {"cursor","missed","requests":[…]}.
 Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body);
+// GET /api/history/requests: one page of a search of the lasting history.
+Expected<history::HistoryPage, QString> parseHistoryPage(QByteArrayView body);
+// The path and query of that search ("/api/history/requests?from=…&limit=100").
+QString historySearchPath(const history::HistoryQuery &query);
 // GET /api/history: the columns of one series ("*" = the whole gateway); empty when the series is absent.
 Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView body, const QString &series);
 // PUT /api/config: 200 applied, 412 stale, 422 invalid (with problems), anything else failed.

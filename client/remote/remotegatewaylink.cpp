@@ -17,6 +17,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     qRegisterMetaType<link::GatewayStatus>();
     qRegisterMetaType<link::LinkStatus>();
     qRegisterMetaType<link::ConfigPutResult>();
+    qRegisterMetaType<link::HistorySearchResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
     qRegisterMetaType<keys::KeyListing>();
@@ -34,6 +35,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     connect(m_worker, &ManagementClient::keysFetched, this, &GatewayLink::keysFetched);
     connect(m_worker, &ManagementClient::keyCreated, this, &GatewayLink::keyCreated);
     connect(m_worker, &ManagementClient::keyChanged, this, &GatewayLink::keyChanged);
+    connect(m_worker, &ManagementClient::historySearched, this, &GatewayLink::historySearched);
     connect(m_worker, &ManagementClient::configPut, this, [this](const link::ConfigPutResult &r) {
         emit configPut(r);
         if (r.outcome == link::ConfigPutResult::Outcome::Applied)
@@ -172,6 +174,11 @@ void RemoteGatewayLink::fetchRequests(quint64 afterCursor, int max)
 void RemoteGatewayLink::fetchHistory(const QString &series, int seconds)
 {
     onWorker([series, seconds](ManagementClient *w) { w->fetchHistory(series, seconds); });
+}
+
+void RemoteGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &query)
+{
+    onWorker([ticket, query](ManagementClient *w) { w->searchHistory(ticket, query); });
 }
 
 void RemoteGatewayLink::fetchConfig()

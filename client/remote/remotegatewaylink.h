@@ -54,6 +54,7 @@ public:
     void fetchRequests(quint64 afterCursor, int max) override;
     void fetchHistory(const QString &series, int seconds) override;
     void fetchConfig() override;
+    void searchHistory(quint64 ticket, const history::HistoryQuery &query) override;
 
     void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
     void nodeAction(const QString &node, link::NodeAction action) override;

@@ -16,6 +16,7 @@
 // connection to be used only on the thread that made it.
 
 #include "common/expected.h"
+#include "history/historyquery.h"
 #include "keys/virtualkey.h"
 #include "stats/recordsink.h"
 #include "stats/requestrecord.h"
@@ -58,55 +59,6 @@ struct HistoryOptions
     // Test-only: the writer's file may grow to at most this many pages (SQLite's max_page_count), so a
     // test sees what a full disk does. 0 = no cap. Never set in production.
     qint64 testMaxPages = 0;
-};
-
-struct HistoryQuery
-{
-    enum class Status {
-        Any,
-        Ok,          // status below 400 and the answer arrived whole
-        ClientError, // 400-499 (499: the client went away first)
-        ServerError, // 500 and above
-        Failed,      // 500 and above, or cut mid-answer: what the rollups count as errors
-    };
-
-    qint64 fromMs = 0; // started at or after (ms since the epoch)
-    qint64 toMs = 0;   // started at or before; 0 = now
-    QString keyId;     // empty = any; each filter below is an exact match
-    QString model;
-    QString node;
-    Status status = Status::Any;
-    int limit = 100; // clamped to 1..MaxLimit
-    // Paging: only the rows after this one in the newest-first order, i.e. older ones (a previous
-    // page's nextBeforeId). 0 = from the newest.
-    qint64 beforeId = 0;
-
-    static constexpr int MaxLimit = 1000;
-};
-
-struct HistoryEntry
-{
-    qint64 id = 0; // the row's id: grows with every record written; names the row for paging
-    stats::RequestRecord record;
-};
-
-struct HistoryPage
-{
-    std::vector<HistoryEntry> entries; // newest first: by start time, then by id
-    qint64 nextBeforeId = 0;           // pass as beforeId for the next (older) page; 0 = no more rows
-};
-
-// The sums of one time bucket (bucketMinutes wide), for charts.
-struct RollupPoint
-{
-    qint64 bucketStartMs = 0;
-    qint64 requests = 0;
-    qint64 errors = 0;       // status 500 and above, or cut mid-answer
-    qint64 clientErrors = 0; // 400-499
-    qint64 promptTokens = 0; // sums of the known counts (requests whose usage was unknown add nothing)
-    qint64 completionTokens = 0;
-    double meanDurationMs = 0;
-    double meanTtftMs = -1; // -1: no request of the bucket had a first byte
 };
 
 class HistoryStore final : public stats::RecordSink

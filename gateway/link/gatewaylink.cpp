@@ -7,12 +7,18 @@ namespace switchyard::link {
 QString linkStateName(LinkState state)
 {
     switch (state) {
-    case LinkState::Connecting: return u"connecting"_s;
-    case LinkState::Connected: return u"connected"_s;
-    case LinkState::Unreachable: return u"unreachable"_s;
-    case LinkState::Unauthorized: return u"unauthorized"_s;
-    case LinkState::Forbidden: return u"forbidden"_s;
-    case LinkState::Incompatible: return u"incompatible"_s;
+    case LinkState::Connecting:
+        return u"connecting"_s;
+    case LinkState::Connected:
+        return u"connected"_s;
+    case LinkState::Unreachable:
+        return u"unreachable"_s;
+    case LinkState::Unauthorized:
+        return u"unauthorized"_s;
+    case LinkState::Forbidden:
+        return u"forbidden"_s;
+    case LinkState::Incompatible:
+        return u"incompatible"_s;
     }
     return u"unknown"_s;
 }
@@ -22,8 +28,9 @@ void GatewayLink::refuseKeys(const QString &what)
     QMetaObject::invokeMethod(
         this,
         [this, what] {
-            emit commandFinished(what, false,
-                                 tr("Virtual keys are managed on one gateway at a time: open that gateway's own window."));
+            emit commandFinished(
+                what, false,
+                tr("Virtual keys are managed on one gateway at a time: open that gateway's own window."));
         },
         Qt::QueuedConnection);
 }
@@ -46,6 +53,19 @@ void GatewayLink::updateKey(const QString &id, const keys::KeyChange &)
 void GatewayLink::revokeKey(const QString &id)
 {
     refuseKeys(u"revoke key "_s + id);
+}
+
+void GatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, ticket] {
+            HistorySearchResult r;
+            r.ticket = ticket;
+            r.error = tr("Each gateway keeps its own history: search it in that gateway's own window.");
+            emit historySearched(r);
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace switchyard::link

@@ -13,6 +13,7 @@
 //    gateway is unreachable and says why (state()).
 //  - Every answer is bounded (the request log by a cursor and a page size, history by seconds).
 
+#include "history/historyquery.h"
 #include "keys/keyregistry.h"
 #include "link/gatewaystatus.h"
 #include "stats/requestrecord.h"
@@ -64,6 +65,15 @@ struct ConfigPutResult
     QString reason;           // Stale / Failed
 };
 
+// One page of a search of the gateway's lasting history (searchHistory()).
+struct HistorySearchResult
+{
+    quint64 ticket = 0; // the search this answers: a view drops answers to searches it has replaced
+    bool ok = false;
+    QString error;      // !ok: why — no history on this gateway, unreachable, a bad filter …
+    history::HistoryPage page;
+};
+
 class GatewayLink : public QObject
 {
     Q_OBJECT
@@ -111,6 +121,11 @@ public:
     virtual void updateKey(const QString &id, const keys::KeyChange &change);  // → keyChanged
     virtual void revokeKey(const QString &id);                                 // → keyChanged
 
+    // The lasting history (docs/HISTORY.md): one page of requests matching the query, beyond the
+    // request log's last ones. → historySearched with the same ticket. A gateway that keeps no history
+    // answers ok = false with why (and how to turn it on); so does a window that is no one gateway.
+    virtual void searchHistory(quint64 ticket, const history::HistoryQuery &query);
+
 signals:
     void statusChanged(const switchyard::link::GatewayStatus &status);
     void linkStatusChanged(const switchyard::link::LinkStatus &status);
@@ -126,6 +141,7 @@ signals:
     // The secret is in this signal only: the gateway keeps its hash, the panel shows it once.
     void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
     void keyChanged(const switchyard::keys::KeyListing &key);
+    void historySearched(const switchyard::link::HistorySearchResult &result);
 
 protected:
     // The answer of a link without keys to manage, from the event loop.
@@ -136,3 +152,4 @@ protected:
 
 Q_DECLARE_METATYPE(switchyard::link::LinkStatus)
 Q_DECLARE_METATYPE(switchyard::link::ConfigPutResult)
+Q_DECLARE_METATYPE(switchyard::link::HistorySearchResult)

@@ -2,8 +2,10 @@
 
 #include "config/configloader.h"
 #include "gateway.h"
+#include "history/historystore.h"
 
 #include <QDateTime>
+#include <QThread>
 #include <QTimer>
 
 using namespace Qt::Literals::StringLiterals;
@@ -16,6 +18,7 @@ LocalGatewayLink::LocalGatewayLink(Gateway *gateway, QObject *parent)
     qRegisterMetaType<GatewayStatus>();
     qRegisterMetaType<LinkStatus>();
     qRegisterMetaType<ConfigPutResult>();
+    qRegisterMetaType<HistorySearchResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
     qRegisterMetaType<keys::KeyListing>();
@@ -32,7 +35,14 @@ LocalGatewayLink::LocalGatewayLink(Gateway *gateway, QObject *parent)
     });
 }
 
-LocalGatewayLink::~LocalGatewayLink() = default;
+LocalGatewayLink::~LocalGatewayLink()
+{
+    // A search still running finishes first; searches still queued are dropped.
+    if (m_historyThread) {
+        m_historyThread->quit();
+        m_historyThread->wait();
+    }
+}
 
 QString LocalGatewayLink::displayName() const
 {
@@ -89,7 +99,9 @@ void LocalGatewayLink::fetchRequests(quint64 afterCursor, int max)
 {
     const int bounded = std::clamp(max, 1, stats::GatewayStats::RecentRequestsCapacity);
     stats::RecentRequests::Page page = m_gateway->stats().recent().since(afterCursor, bounded);
-    later([this, page = std::move(page)] { emit requestsFetched(page.records, page.cursor, qint64(page.missed)); });
+    later([this, page = std::move(page)] {
+        emit requestsFetched(page.records, page.cursor, qint64(page.missed));
+    });
 }
 
 void LocalGatewayLink::fetchHistory(const QString &series, int seconds)
@@ -207,14 +219,17 @@ void LocalGatewayLink::fetchKeys()
 void LocalGatewayLink::createKey(const keys::KeyChange &spec)
 {
     if (!spec.name || spec.name->trimmed().isEmpty()) {
-        later([this] { emit commandFinished(u"create key"_s, false, tr("A key needs a name: whom or what it is for.")); });
+        later([this] {
+            emit commandFinished(u"create key"_s, false, tr("A key needs a name: whom or what it is for."));
+        });
         return;
     }
     auto made = m_gateway->keys().create(spec);
     if (!made) {
         later([this] {
-            emit commandFinished(u"create key"_s, false,
-                                 tr("There are %1 keys already (revoked ones included).").arg(keys::KeyRegistry::MaxKeys));
+            emit commandFinished(
+                u"create key"_s, false,
+                tr("There are %1 keys already (revoked ones included).").arg(keys::KeyRegistry::MaxKeys));
         });
         return;
     }
@@ -227,7 +242,8 @@ void LocalGatewayLink::createKey(const keys::KeyChange &spec)
     });
 }
 
-void LocalGatewayLink::keyChangeDone(const QString &what, const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result)
+void LocalGatewayLink::keyChangeDone(const QString &what,
+                                     const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result)
 {
     if (!result) {
         const QString why = result.error() == keys::KeyRegistry::Error::Revoked
@@ -253,6 +269,51 @@ void LocalGatewayLink::updateKey(const QString &id, const keys::KeyChange &chang
 void LocalGatewayLink::revokeKey(const QString &id)
 {
     keyChangeDone(u"revoke key "_s % id, m_gateway->keys().revoke(id));
+}
+
+void LocalGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &query)
+{
+    std::shared_ptr<history::HistoryStore> store = m_gateway->history();
+    if (!store) {
+        const QString problem = m_gateway->historyProblem();
+        const QString why =
+            problem.isEmpty()
+                ? tr("This gateway keeps no lasting history: set switchyard.history.path in its config "
+                     "(the Config tab's Storage settings; docs/HISTORY.md).")
+                : tr("The history could not be opened: %1").arg(problem);
+        later([this, ticket, why] {
+            HistorySearchResult r;
+            r.ticket = ticket;
+            r.error = why;
+            emit historySearched(r);
+        });
+        return;
+    }
+    if (!m_historyThread) {
+        m_historyThread = std::make_unique<QThread>();
+        m_historyThread->setObjectName(u"history search"_s);
+        m_historyContext = new QObject();
+        m_historyContext->moveToThread(m_historyThread.get());
+        connect(m_historyThread.get(), &QThread::finished, m_historyContext, &QObject::deleteLater);
+        m_historyThread->start();
+    }
+    // The link outlives the search: its destructor waits for this thread, and an answer still queued to
+    // a link that is gone is dropped with it.
+    QMetaObject::invokeMethod(
+        m_historyContext,
+        [this, store = std::move(store), ticket, query] {
+            HistorySearchResult r;
+            r.ticket = ticket;
+            auto page = store->search(query);
+            r.ok = page.hasValue();
+            if (page)
+                r.page = std::move(*page);
+            else
+                r.error = tr("The history could not be read: %1").arg(page.error());
+            QMetaObject::invokeMethod(
+                this, [this, r = std::move(r)] { emit historySearched(r); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace switchyard::link

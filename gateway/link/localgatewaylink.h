@@ -7,6 +7,9 @@
 
 #include "link/gatewaylink.h"
 
+#include <memory>
+
+class QThread;
 class QTimer;
 
 namespace switchyard {
@@ -51,6 +54,9 @@ public:
     void updateKey(const QString &id, const keys::KeyChange &change) override;
     void revokeKey(const QString &id) override;
 
+    // On a thread of the link's own: a search reads the SQLite file, which the window's thread never does.
+    void searchHistory(quint64 ticket, const history::HistoryQuery &query) override;
+
 private:
     void poll();
     // Runs `emitter` from the event loop, after the caller's call has returned.
@@ -63,6 +69,9 @@ private:
     QTimer *m_timer;
     std::optional<GatewayStatus> m_status;
     qint64 m_lastAnswerMs = 0;
+    // Started on the first history search; the searches run one after another in its event loop.
+    std::unique_ptr<QThread> m_historyThread;
+    QObject *m_historyContext = nullptr; // lives in m_historyThread: searches are queued to it
 };
 
 } // namespace switchyard::link

@@ -7,6 +7,8 @@
 #include "remote/managementwire.h"
 
 #include <QTest>
+#include <QUrl>
+#include <QUrlQuery>
 #include <nlohmann/json.hpp>
 
 using namespace Qt::Literals::StringLiterals;
@@ -182,6 +184,40 @@ private slots:
         QCOMPARE(h->at(0).prefixHitRate, -1.f); // the node had no prefix-cache counters then
         QCOMPARE(h->at(1).prefixHitRate, 0.75f);
         QVERIFY(parseHistorySeries(body, u"nosuch"_s)->isEmpty());
+    }
+
+    // A history search's query string: every filter set, each value encoded so a model name with '&', '+'
+    // or spaces reaches the gateway as typed; filters left empty are not sent.
+    void historySearchQuery()
+    {
+        history::HistoryQuery q;
+        QCOMPARE(historySearchPath(q), u"/api/history/requests?limit=100"_s);
+        q.fromMs = 1000;
+        q.toMs = 2000;
+        q.keyId = u"vk_1"_s;
+        q.model = u"a b&c+d"_s;
+        q.node = u"vllm-server1"_s;
+        q.status = history::HistoryQuery::Status::ClientError;
+        q.limit = 5000; // above what the gateway takes: sent as its maximum
+        q.beforeId = 77;
+        const QUrlQuery sent(QUrl(u"http://gw"_s + historySearchPath(q)));
+        QCOMPARE(sent.queryItemValue(u"from"_s), u"1000"_s);
+        QCOMPARE(sent.queryItemValue(u"to"_s), u"2000"_s);
+        QCOMPARE(sent.queryItemValue(u"key"_s), u"vk_1"_s);
+        QCOMPARE(sent.queryItemValue(u"model"_s, QUrl::FullyDecoded), u"a b&c+d"_s);
+        QCOMPARE(sent.queryItemValue(u"node"_s), u"vllm-server1"_s);
+        QCOMPARE(sent.queryItemValue(u"status"_s), u"client_error"_s);
+        QCOMPARE(sent.queryItemValue(u"limit"_s), u"1000"_s);
+        QCOMPARE(sent.queryItemValue(u"before"_s), u"77"_s);
+
+        const auto page = parseHistoryPage(R"({"object":"list","data":[{"id":5,"status":502,"node":"b","tried":[]}],"next_before":null})");
+        QVERIFY(page);
+        QCOMPARE(page->entries.size(), size_t(1));
+        QCOMPARE(page->entries[0].id, 5);
+        QCOMPARE(page->entries[0].record.status, 502);
+        QCOMPARE(page->nextBeforeId, 0);
+        QVERIFY(!parseHistoryPage("<html>"));
+        QVERIFY(!parseHistoryPage(R"({"data":[1]})"));
     }
 };
 

@@ -99,6 +99,7 @@ private:
     QTemporaryDir m_dir;
     std::vector<std::unique_ptr<QProcess>> m_processes;
     QList<quint16> m_nodePorts;
+    QString m_historyPath; // set: the gateway keeps its lasting history there
     QProcess *m_gateway = nullptr;
     quint16 m_gatewayPort = 0;
 
@@ -166,6 +167,8 @@ private:
               {"admin_keys", {AdminKey.toStdString()}}}}};
         if (!tls.is_null())
             doc["switchyard"]["tls"] = tls;
+        if (!m_historyPath.isEmpty())
+            doc["switchyard"]["history"] = {{"path", m_historyPath.toStdString()}};
         const QString path = m_dir.filePath(u"config.json"_s);
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -239,6 +242,7 @@ private slots:
             stopProcess(p.get());
         m_processes.clear();
         m_gateway = nullptr;
+        m_historyPath.clear();
     }
 
     void connectsAndShowsTheConfiguredNodes()
@@ -332,6 +336,65 @@ private slots:
                 return history.last().at(0).toString() == u"*"_s && total > 0.5;
             }(),
             15000);
+    }
+
+    // The lasting history through the management API: a gateway without one says how to turn it on; with
+    // one, a search finds the requests with their node, pages through them and filters by node and status.
+    void historySearchedPageByPage()
+    {
+        {
+            RemoteGatewayLink link(options());
+            QSignalSpy searched(&link, &link::GatewayLink::historySearched);
+            link.searchHistory(1, {});
+            QVERIFY(searched.wait(10000));
+            const auto none = searched.last().at(0).value<link::HistorySearchResult>();
+            QCOMPARE(none.ticket, quint64(1));
+            QVERIFY(!none.ok);
+            QVERIFY2(none.error.contains(u"switchyard.history.path"_s), qPrintable(none.error));
+        }
+        stopProcess(m_gateway);
+        m_historyPath = m_dir.filePath(u"history.db"_s);
+        QVERIFY(!writeConfig().isEmpty());
+        QVERIFY(startGateway());
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(chat().status, 200);
+
+        RemoteGatewayLink link(options());
+        QSignalSpy searched(&link, &link::GatewayLink::historySearched);
+        const auto search = [&](quint64 ticket, const history::HistoryQuery &q) {
+            link.searchHistory(ticket, q);
+            return searched.wait(10000) ? searched.last().at(0).value<link::HistorySearchResult>() : link::HistorySearchResult{};
+        };
+        // The writer flushes a few times a second: search until all three are on disk.
+        link::HistorySearchResult all;
+        QTRY_VERIFY_WITH_TIMEOUT((all = search(2, {})).ok && all.page.entries.size() == 3, 15000);
+        QCOMPARE(all.ticket, quint64(2));
+        QCOMPARE(all.page.entries[0].record.path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(all.page.entries[0].record.status, 200);
+        QVERIFY(all.page.entries[0].id > all.page.entries[2].id); // newest first
+        QCOMPARE(all.page.nextBeforeId, 0);
+
+        history::HistoryQuery firstTwo;
+        firstTwo.limit = 2;
+        const auto p1 = search(3, firstTwo);
+        QVERIFY(p1.ok);
+        QCOMPARE(p1.page.entries.size(), size_t(2));
+        QVERIFY(p1.page.nextBeforeId != 0);
+        history::HistoryQuery rest = firstTwo;
+        rest.beforeId = p1.page.nextBeforeId;
+        const auto p2 = search(4, rest);
+        QCOMPARE(p2.page.entries.size(), size_t(1));
+        QCOMPARE(p2.page.entries[0].id, all.page.entries[2].id);
+
+        history::HistoryQuery byNode;
+        byNode.node = all.page.entries[0].record.node;
+        const auto onNode = search(5, byNode);
+        QVERIFY(!onNode.page.entries.empty());
+        for (const history::HistoryEntry &e : onNode.page.entries)
+            QCOMPARE(e.record.node, byNode.node);
+        history::HistoryQuery failed;
+        failed.status = history::HistoryQuery::Status::Failed;
+        QVERIFY(search(6, failed).page.entries.empty());
     }
 
     void drainShowsDraining()

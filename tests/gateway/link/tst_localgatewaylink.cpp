@@ -7,10 +7,12 @@
 #include "link/localgatewaylink.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace switchyard;
+using namespace Qt::Literals::StringLiterals;
 using namespace switchyard::testing;
 using link::ConfigPutResult;
 using link::GatewayStatus;
@@ -115,6 +117,52 @@ private slots:
         QVERIFY(history.wait());
         QCOMPARE(history.last().at(0).toString(), stats::SecondsHistory::GatewaySeries);
         QVERIFY(!history.last().at(1).value<QList<stats::SecondSample>>().isEmpty());
+    }
+
+    // The search runs off the caller's thread and answers by signal, never inside the call; a gateway
+    // without a history says how to turn it on.
+    void historySearchedOffTheWindowsThread()
+    {
+        {
+            GatewayFixture f;
+            QVERIFY(f.start({A}));
+            LocalGatewayLink link(&f.gateway);
+            QSignalSpy searched(&link, &link::GatewayLink::historySearched);
+            link.searchHistory(1, {});
+            QCOMPARE(searched.count(), 0);
+            QVERIFY(searched.wait());
+            const auto none = searched.last().at(0).value<link::HistorySearchResult>();
+            QVERIFY(!none.ok);
+            QVERIFY2(none.error.contains(u"switchyard.history.path"_s), qPrintable(none.error));
+        }
+        QTemporaryDir dir;
+        GatewayFixture f;
+        const QString path = dir.filePath(u"history.db"_s);
+        QVERIFY(f.start({A, B}, {}, {}, [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(request(f.port, "POST", "/v1/chat/completions", chatBody("m1")).status, 200);
+        auto link = std::make_unique<LocalGatewayLink>(&f.gateway);
+        QSignalSpy searched(link.get(), &link::GatewayLink::historySearched);
+        history::HistoryQuery q;
+        q.limit = 3;
+        link::HistorySearchResult page;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                link->searchHistory(9, q);
+                if (!searched.wait())
+                    return false;
+                page = searched.last().at(0).value<link::HistorySearchResult>();
+                return page.ok && page.page.entries.size() == 3;
+            }(),
+            10000);
+        QCOMPARE(page.ticket, quint64(9));
+        QVERIFY(page.page.nextBeforeId != 0);
+        QCOMPARE(page.page.entries[0].record.status, 200);
+
+        // A link closed while a search is queued drops the answer rather than emitting into a dead object.
+        link->searchHistory(10, q);
+        link.reset(); // joins the search thread: the search ran or was dropped, and its answer went with the link
+        QCoreApplication::processEvents();
     }
 
     void drainShowsInTheNextStatus()
