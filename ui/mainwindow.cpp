@@ -15,6 +15,7 @@
 #include "nodesmodel.h"
 #include "nodesview.h"
 #include "requestlogfollower.h"
+#include "historysearchview.h"
 #include "requestsview.h"
 #include "settingsdialog.h"
 #include "simnode/simnode.h"
@@ -158,6 +159,10 @@ MainWindow::MainWindow(link::GatewayLink *gatewayLink, Gateway *gateway, config:
                 m_requests->append(records, dropped);
                 m_nodes->addRequests(records);
             });
+    // The history search asks this window's gateway, local or remote; the answer carries its ticket back.
+    connect(m_requests->historySearch(), &HistorySearchView::searchRequested, this,
+            [this](quint64 ticket, const history::HistoryQuery &query) { m_link->searchHistory(ticket, query); });
+    connect(m_link, &link::GatewayLink::historySearched, m_requests->historySearch(), &HistorySearchView::showResult);
     connect(m_nodes, &NodesView::drainRequested, this, &MainWindow::setNodeDraining);
     connect(m_nodes, &NodesView::probeRequested, this, [this](const QString &node) {
         m_link->nodeAction(node, link::NodeAction::Probe);

@@ -95,7 +95,8 @@ QVariant RequestsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (Column(column)) {
         case Time:
-            return QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch).time().toString(u"HH:mm:ss.zzz"_s);
+            return QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch)
+                .toString(m_showsDate ? u"yyyy-MM-dd HH:mm:ss.zzz"_s : u"HH:mm:ss.zzz"_s);
         case Endpoint:
             return QString(QString::fromLatin1(r.method) % u' ' % QString::fromLatin1(r.path)
                            % (r.stream ? tr(" (stream)") : QString()));

@@ -29,6 +29,8 @@ public:
 
     int capacity() const { return m_capacity; }
     void setCapacity(int capacity);
+    // The Time column with the date too: the history spans days, the live log minutes.
+    void setShowsDate(bool showsDate) { m_showsDate = showsDate; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -61,6 +63,7 @@ private:
     static QString answeredBy(const stats::RequestRecord &r);
 
     int m_capacity;
+    bool m_showsDate = false;
     std::deque<stats::RequestRecord> m_records;
 };
 

@@ -2,7 +2,7 @@
 
 // The request log: recent client requests (bounded), filterable by text and by outcome, newest first,
 // with a detail pane showing the selected request's routing (every node tried and what each answered),
-// status, timing and tokens.
+// status, timing and tokens. A second page searches the gateway's lasting history (HistorySearchView).
 
 #include "stats/requestrecord.h"
 
@@ -12,10 +12,13 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QStackedWidget;
 class QTableView;
+class QToolButton;
 
 namespace switchyard::ui {
 
+class HistorySearchView;
 class RequestsModel;
 class RequestsFilterModel;
 
@@ -31,6 +34,9 @@ public:
     RequestsFilterModel *filter() const { return m_filter; }
     QTableView *table() const { return m_table; }
     QPlainTextEdit *detail() const { return m_detail; }
+    // The second page: a search of the gateway's lasting history.
+    HistorySearchView *historySearch() const { return m_history; }
+    void showHistorySearch(bool show);
 
     void append(const QList<stats::RequestRecord> &records, qint64 dropped = 0);
 
@@ -45,6 +51,10 @@ private:
     QLabel *m_count;
     QTableView *m_table;
     QPlainTextEdit *m_detail;
+    HistorySearchView *m_history;
+    QStackedWidget *m_pages;
+    QToolButton *m_liveButton;
+    QToolButton *m_historyButton;
     qint64 m_dropped = 0;
 };
 
