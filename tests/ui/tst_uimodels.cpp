@@ -469,8 +469,10 @@ private slots:
         view.table()->setCurrentIndex(view.filter()->index(0, 0));
         QVERIFY(view.detail()->toPlainText().contains(u"1. b: failed"_s));
         QVERIFY(!view.detail()->toPlainText().contains(u"not recorded"_s));
+        // (What the live page shows: the history page behind it waits for a search to enable Older.)
         const QList<QWidget *> children = view.findChildren<QWidget *>();
-        QVERIFY(std::all_of(children.begin(), children.end(), [](QWidget *w) { return w->isEnabled(); }));
+        QVERIFY(std::all_of(children.begin(), children.end(),
+                            [&](QWidget *w) { return !w->isVisibleTo(&view) || w->isEnabled(); }));
     }
 
     // "Failures only" is what clients saw fail: a stream cut after its 200 is one, a request answered
