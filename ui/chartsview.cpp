@@ -1,6 +1,7 @@
 #include "chartsview.h"
 
 #include "chartaxis.h"
+#include "historycharts.h"
 
 #include <QChart>
 #include <QChartView>
@@ -16,6 +17,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QStackedWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QUrl>
@@ -61,8 +63,20 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
     m_windowBox->addItem(tr("1 minute (1 s points)"), int(TimeWindow::OneMinute));
     m_windowBox->addItem(tr("15 minutes (5 s averages)"), int(TimeWindow::FifteenMinutes));
     m_windowBox->addItem(tr("1 hour (20 s averages)"), int(TimeWindow::OneHour));
-    connect(m_windowBox, &QComboBox::currentIndexChanged, this,
-            [this](int i) { setWindow(TimeWindow(m_windowBox->itemData(i).toInt())); });
+    // Beyond the hour the gateway keeps per second: its lasting history's sums, when it keeps one.
+    m_windowBox->addItem(tr("24 hours (history, 5 min sums)"), HistoryDay);
+    m_windowBox->addItem(tr("7 days (history, hourly sums)"), HistoryWeek);
+    connect(m_windowBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const int data = m_windowBox->itemData(i).toInt();
+        const bool fromHistory = data == HistoryDay || data == HistoryWeek;
+        m_pages->setCurrentIndex(fromHistory ? 1 : 0);
+        m_pauseButton->setEnabled(!fromHistory);
+        if (fromHistory)
+            m_historyCharts->setSpan(data == HistoryDay ? HistoryCharts::Span::Day
+                                                        : HistoryCharts::Span::Week);
+        else
+            setWindow(TimeWindow(data));
+    });
     bar->addWidget(m_windowBox);
     m_pauseButton = new QToolButton(this);
     m_pauseButton->setObjectName(u"chartPause"_s);
@@ -87,9 +101,10 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
     auto *grid = new QGridLayout(m_grid);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
-    const QString titles[ChartCount] = {tr("Output tokens/s"), tr("Requests/s"), tr("Latency (s)"), tr("Queue depth"),
-                                        tr("Prefix-cache hits (%)")};
-    const QString yTitles[ChartCount] = {tr("tokens/s"), tr("requests/s"), tr("seconds"), tr("requests"), tr("%")};
+    const QString titles[ChartCount] = {tr("Output tokens/s"), tr("Requests/s"), tr("Latency (s)"),
+                                        tr("Queue depth"), tr("Prefix-cache hits (%)")};
+    const QString yTitles[ChartCount] = {tr("tokens/s"), tr("requests/s"), tr("seconds"), tr("requests"),
+                                         tr("%")};
     for (int i = 0; i < ChartCount; ++i) {
         Panel &p = m_panels[i];
         p.chart = new QChart();
@@ -134,9 +149,20 @@ ChartsView::ChartsView(QWidget *parent) : QWidget(parent), m_refresh(new QTimer(
         grid->addWidget(cell, i / 3, i % 3);
     }
 
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_grid);
+    m_historyCharts = new HistoryCharts(this);
+    m_historyCharts->setObjectName(u"historyCharts"_s);
+    m_pages->addWidget(m_historyCharts);
+    connect(m_historyCharts, &HistoryCharts::rollupsRequested, this,
+            [this](quint64 ticket, const history::RollupQuery &query) {
+                if (m_link)
+                    m_link->fetchRollups(ticket, query);
+            });
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(m_grid, 1);
+    layout->addWidget(m_pages, 1);
 
     connect(m_refresh, &QTimer::timeout, this, [this] {
         if (m_dirty && !m_paused && isVisible())
@@ -175,8 +201,9 @@ const MetricHistory *ChartsView::history(const QString &id) const
 
 QColor ChartsView::nodeColor(const QString &node)
 {
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2),
+    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                     QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                                     QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2),
                                      QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22)};
     auto it = m_nodeIndex.constFind(node);
     if (it == m_nodeIndex.constEnd())
@@ -184,8 +211,8 @@ QColor ChartsView::nodeColor(const QString &node)
     return palette[*it % int(std::size(palette))];
 }
 
-ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString &label, const QColor &color, qreal width,
-                                   Qt::PenStyle style, const Source &source)
+ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString &label, const QColor &color,
+                                   qreal width, Qt::PenStyle style, const Source &source)
 {
     if (Line *existing = m_lines.value(id))
         return *existing;
@@ -214,12 +241,13 @@ void ChartsView::updateLegend(Chart chart)
         if (l->chart != chart)
             continue;
         const bool shown = l->series->isVisible();
-        const QString stroke = l->series->pen().style() == Qt::SolidLine ? u"\u2501\u2501"_s : u"\u254D\u254D"_s;
+        const QString stroke =
+            l->series->pen().style() == Qt::SolidLine ? u"\u2501\u2501"_s : u"\u254D\u254D"_s;
         const QString colour = shown ? l->series->pen().color().name() : u"#b0b0b0"_s;
         const QString text = shown ? palette().color(QPalette::WindowText).name() : u"#a0a0a0"_s;
         entries << u"<a href=\""_s % QString::fromLatin1(QUrl::toPercentEncoding(id)) %
-                       u"\" style=\"text-decoration:none\"><span style=\"color:"_s % colour %
-                       u"\">"_s % stroke % u"</span>&nbsp;<span style=\"color:"_s % text % u"\">"_s %
+                       u"\" style=\"text-decoration:none\"><span style=\"color:"_s % colour % u"\">"_s %
+                       stroke % u"</span>&nbsp;<span style=\"color:"_s % text % u"\">"_s %
                        unbreakable(l->label) % u"</span></a>"_s;
     }
     m_panels[int(chart)].legend->setText(entries.join(u" &nbsp;&nbsp; "_s));
@@ -254,16 +282,22 @@ void ChartsView::setLink(link::GatewayLink *gatewayLink)
     if (!gatewayLink)
         return;
     m_linkState = gatewayLink->linkStatus().state;
-    m_linkConnections << connect(gatewayLink, &link::GatewayLink::statusChanged, this, [this](const link::GatewayStatus &s) {
-        addStatus(s, QDateTime::currentMSecsSinceEpoch());
-    });
-    m_linkConnections << connect(gatewayLink, &link::GatewayLink::historyFetched, this, &ChartsView::fillHistory);
-    m_linkConnections << connect(gatewayLink, &link::GatewayLink::linkStatusChanged, this, [this](const link::LinkStatus &s) {
-        // Back after a gap: the gateway kept counting meanwhile; its history fills the gap.
-        if (s.state == link::LinkState::Connected && m_linkState != link::LinkState::Connected)
-            m_needsHistory = true;
-        m_linkState = s.state;
-    });
+    m_linkConnections << connect(
+        gatewayLink, &link::GatewayLink::statusChanged, this,
+        [this](const link::GatewayStatus &s) { addStatus(s, QDateTime::currentMSecsSinceEpoch()); });
+    m_linkConnections << connect(gatewayLink, &link::GatewayLink::historyFetched, this,
+                                 &ChartsView::fillHistory);
+    m_linkConnections << connect(gatewayLink, &link::GatewayLink::rollupsFetched, m_historyCharts,
+                                 &HistoryCharts::showResult);
+    if (m_historyCharts->isVisible())
+        m_historyCharts->refresh();
+    m_linkConnections << connect(
+        gatewayLink, &link::GatewayLink::linkStatusChanged, this, [this](const link::LinkStatus &s) {
+            // Back after a gap: the gateway kept counting meanwhile; its history fills the gap.
+            if (s.state == link::LinkState::Connected && m_linkState != link::LinkState::Connected)
+                m_needsHistory = true;
+            m_linkState = s.state;
+        });
 }
 
 void ChartsView::requestHistory()
@@ -278,7 +312,9 @@ void ChartsView::requestHistory()
 
 std::optional<double> ChartsView::valueOf(const stats::SecondSample &s, Field field)
 {
-    auto latency = [](float ms) { return ms < 0 ? std::nullopt : std::optional<double>(double(ms) / 1000.0); };
+    auto latency = [](float ms) {
+        return ms < 0 ? std::nullopt : std::optional<double>(double(ms) / 1000.0);
+    };
     switch (field) {
     case Field::None:
         return std::nullopt;
@@ -342,7 +378,8 @@ void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
                     {n.name, Field::CompletionTokens}),
                n.rates.tokensPerSecond);
     }
-    record(line(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, 2.5, Qt::SolidLine, {all, Field::Requests}),
+    record(line(u"requests/total"_s, Chart::Requests, tr("Requests"), TotalColor, 2.5, Qt::SolidLine,
+                {all, Field::Requests}),
            s.rates.requestsPerSecond);
     // Failed requests are what clients saw fail (5xx, no answer, a stream cut); failed attempts are
     // every attempt a node failed, also those the gateway failed over so the client never noticed: a
@@ -357,11 +394,15 @@ void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
                 Qt::DashLine, {all, Field::FailedAttempts}),
            failedAttempts);
     const QColor p50(0x2c, 0xa0, 0x2c), p95(0xe0, 0x8e, 0x00), ttft(0x94, 0x67, 0xbd);
-    // Latency lines exist from the start (so the legend is stable) and get points only when there are requests.
-    Line &l50 = line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50, 2, Qt::SolidLine, {all, Field::LatencyP50});
-    Line &l95 = line(u"latency/p95"_s, Chart::Latency, tr("p95"), p95, 2, Qt::SolidLine, {all, Field::LatencyP95});
+    // Latency lines exist from the start (so the legend is stable) and get points only when there are
+    // requests.
+    Line &l50 =
+        line(u"latency/p50"_s, Chart::Latency, tr("p50"), p50, 2, Qt::SolidLine, {all, Field::LatencyP50});
+    Line &l95 =
+        line(u"latency/p95"_s, Chart::Latency, tr("p95"), p95, 2, Qt::SolidLine, {all, Field::LatencyP95});
     // The history has no time-to-first-token p95: this line is live only.
-    Line &lt = line(u"latency/ttft-p95"_s, Chart::Latency, tr("Time to first token p95"), ttft, 2, Qt::DashLine);
+    Line &lt =
+        line(u"latency/ttft-p95"_s, Chart::Latency, tr("Time to first token p95"), ttft, 2, Qt::DashLine);
     if (s.window.latencyP50Ms)
         record(l50, *s.window.latencyP50Ms / 1000.0);
     if (s.window.latencyP95Ms)
@@ -369,16 +410,16 @@ void ChartsView::addStatus(const link::GatewayStatus &s, qint64 timeMs)
     if (s.window.ttftP95Ms)
         record(lt, *s.window.ttftP95Ms / 1000.0);
     for (const link::NodeStatus &n : s.nodes) {
-        record(line(u"queue/inflight/"_s + n.name, Chart::Queue, tr("%1 in flight").arg(n.name), nodeColor(n.name), 2,
-                    Qt::SolidLine, {n.name, Field::InFlight}),
+        record(line(u"queue/inflight/"_s + n.name, Chart::Queue, tr("%1 in flight").arg(n.name),
+                    nodeColor(n.name), 2, Qt::SolidLine, {n.name, Field::InFlight}),
                double(n.inFlight));
         if (n.waiting)
-            record(line(u"queue/waiting/"_s + n.name, Chart::Queue, tr("%1 waiting").arg(n.name), nodeColor(n.name), 2,
-                        Qt::DashLine),
+            record(line(u"queue/waiting/"_s + n.name, Chart::Queue, tr("%1 waiting").arg(n.name),
+                        nodeColor(n.name), 2, Qt::DashLine),
                    *n.waiting);
         if (n.prefixCacheHitRate)
-            record(line(u"cache/hits/"_s + n.name, Chart::CacheHits, n.name, nodeColor(n.name), 2, Qt::SolidLine,
-                        {n.name, Field::PrefixHits}),
+            record(line(u"cache/hits/"_s + n.name, Chart::CacheHits, n.name, nodeColor(n.name), 2,
+                        Qt::SolidLine, {n.name, Field::PrefixHits}),
                    *n.prefixCacheHitRate * 100.0);
     }
     m_dirty = true;
@@ -464,11 +505,14 @@ void ChartsView::refreshNow()
 
 bool ChartsView::exportPng(const QString &path) const
 {
-    return m_grid->grab().save(path, "PNG");
+    return m_pages->currentWidget()->grab().save(path, "PNG");
 }
 
 bool ChartsView::exportCsv(const QString &path, QString *error) const
 {
+    if (m_pages->currentWidget() == m_historyCharts)
+        return m_historyCharts->exportCsv(path, error); // the buckets shown
+
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
         if (error)
@@ -483,9 +527,11 @@ bool ChartsView::exportCsv(const QString &path, QString *error) const
         if (quoted.contains(u',') || quoted.contains(u'"'))
             quoted = u'"' % quoted.replace(u'"', u"\"\""_s) % u'"';
         for (const QPointF &p : l->history.points(m_window, now)) {
-            out += quoted.toUtf8() + ','
-                   + QDateTime::fromMSecsSinceEpoch(qint64(p.x()), Qt::UTC).toString(Qt::ISODateWithMs).toLatin1()
-                   + ',' + QByteArray::number(p.y(), 'g', 6) + '\n';
+            out += quoted.toUtf8() + ',' +
+                   QDateTime::fromMSecsSinceEpoch(qint64(p.x()), Qt::UTC)
+                       .toString(Qt::ISODateWithMs)
+                       .toLatin1() +
+                   ',' + QByteArray::number(p.y(), 'g', 6) + '\n';
         }
     }
     f.write(out);
@@ -499,16 +545,16 @@ bool ChartsView::exportCsv(const QString &path, QString *error) const
 
 void ChartsView::exportPngInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"), u"switchyard-charts.png"_s,
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"),
+                                                      u"switchyard-charts.png"_s, tr("PNG images (*.png)"));
     if (!path.isEmpty() && !exportPng(path))
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1.").arg(path));
 }
 
 void ChartsView::exportCsvInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"), u"switchyard-charts.csv"_s,
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart data as CSV"),
+                                                      u"switchyard-charts.csv"_s, tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export failed"), tr("Could not write %1: %2").arg(path, error));

@@ -27,11 +27,14 @@ class QComboBox;
 class QDateTimeAxis;
 class QLabel;
 class QLineSeries;
+class QStackedWidget;
 class QTimer;
 class QToolButton;
 class QValueAxis;
 
 namespace switchyard::ui {
+
+class HistoryCharts;
 
 class ChartsView final : public QWidget
 {
@@ -73,6 +76,9 @@ public:
     QStringList seriesIds() const;
     QLineSeries *series(const QString &id) const;
     const MetricHistory *history(const QString &id) const;
+
+    // The day and week charts from the gateway's lasting history (the window box's last two entries).
+    HistoryCharts *historyCharts() const { return m_historyCharts; }
 
     bool exportPng(const QString &path) const;
     // One row per point of every line in the current window: series,time (ISO 8601, UTC),value.
@@ -125,6 +131,11 @@ private:
     Panel m_panels[ChartCount];
     QHash<QString, int> m_nodeIndex;
     QWidget *m_grid = nullptr;
+    // The window box's entries beyond TimeWindow: the day and the week from the lasting history.
+    static constexpr int HistoryDay = 100;
+    static constexpr int HistoryWeek = 101;
+    QStackedWidget *m_pages = nullptr; // the live charts, or the history's
+    HistoryCharts *m_historyCharts = nullptr;
     QComboBox *m_windowBox = nullptr;
     QToolButton *m_pauseButton = nullptr;
     QLabel *m_status = nullptr;

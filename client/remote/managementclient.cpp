@@ -177,6 +177,28 @@ void ManagementClient::searchHistory(quint64 ticket, const history::HistoryQuery
                 });
 }
 
+void ManagementClient::fetchRollups(quint64 ticket, const history::RollupQuery &query)
+{
+    m_http.send(request("GET", rollupsPath(query), MaxRequestsBytes, true),
+                [this, ticket, query](const HttpResult &result) {
+                    link::RollupsResult r;
+                    r.ticket = ticket;
+                    r.query = query;
+                    if (!result || !isSuccess(result->status)) {
+                        r.error = failureOf(result, u"read the history's sums"_s).reason;
+                    } else if (auto points = parseRollups(result->body)) {
+                        r.ok = true;
+                        r.points = std::move(*points);
+                        if (r.query.toMs == 0 && !r.points.empty())
+                            r.query.toMs =
+                                r.points.back().bucketStartMs + qint64(r.query.bucketMinutes) * 60'000;
+                    } else {
+                        r.error = points.error();
+                    }
+                    emit rollupsFetched(r);
+                });
+}
+
 void ManagementClient::fetchConfig()
 {
     m_http.send(request("GET", u"/api/config"_s, MaxConfigBytes, true), [this](const HttpResult &result) {

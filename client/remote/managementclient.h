@@ -29,6 +29,7 @@ public:
     void fetchHistory(const QString &series, int seconds);
     void fetchConfig();
     void searchHistory(quint64 ticket, const history::HistoryQuery &query);
+    void fetchRollups(quint64 ticket, const history::RollupQuery &query);
     void putConfig(const QByteArray &text, const QString &ifMatchHash);
     void nodeAction(const QString &node, link::NodeAction action);
     void setAccepting(bool accepting);
@@ -55,6 +56,7 @@ signals:
     void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
     void keyChanged(const switchyard::keys::KeyListing &key);
     void historySearched(const switchyard::link::HistorySearchResult &result);
+    void rollupsFetched(const switchyard::link::RollupsResult &result);
 
 private:
     HttpRequest request(QByteArray method, const QString &pathAndQuery, qsizetype maxBytes, bool slow = false) const;

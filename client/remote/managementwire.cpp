@@ -165,6 +165,55 @@ QString historySearchPath(const history::HistoryQuery &query)
     return u"/api/history/requests?"_s % q.query(QUrl::FullyEncoded);
 }
 
+Expected<std::vector<history::RollupPoint>, QString> parseRollups(QByteArrayView body)
+{
+    const nlohmann::json j = parseJson(body);
+    if (j.is_discarded() || !j.is_object())
+        return unexpected(u"the history's sums are not JSON"_s);
+    const auto list = j.find("data");
+    if (list == j.end() || !list->is_array())
+        return unexpected(u"the history's sums lack data"_s);
+    std::vector<history::RollupPoint> points;
+    points.reserve(list->size());
+    for (const nlohmann::json &b : *list) {
+        if (!b.is_object())
+            return unexpected(u"a bucket of the history's sums is not an object"_s);
+        history::RollupPoint p;
+        p.bucketStartMs = integer(b, "bucket_start_ms", 0);
+        p.requests = integer(b, "requests", 0);
+        p.errors = integer(b, "errors", 0);
+        p.clientErrors = integer(b, "client_errors", 0);
+        p.promptTokens = integer(b, "prompt_tokens", 0);
+        p.completionTokens = integer(b, "completion_tokens", 0);
+        const auto number = [&b](const char *key, double fallback) {
+            const auto it = b.find(key);
+            return it != b.end() && it->is_number() ? it->get<double>() : fallback;
+        };
+        p.meanDurationMs = number("mean_duration_ms", 0);
+        p.meanTtftMs = number("mean_ttft_ms", -1); // null: no request of the bucket had a first byte
+        points.push_back(p);
+    }
+    return points;
+}
+
+QString rollupsPath(const history::RollupQuery &query)
+{
+    QUrlQuery q;
+    if (query.fromMs > 0)
+        q.addQueryItem(u"from"_s, QString::number(query.fromMs));
+    if (query.toMs > 0)
+        q.addQueryItem(u"to"_s, QString::number(query.toMs));
+    q.addQueryItem(u"bucket_minutes"_s, QString::number(std::clamp(query.bucketMinutes, 1, 7 * 24 * 60)));
+    const auto exact = [&q](const QString &name, const QString &value) {
+        if (!value.isEmpty())
+            q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
+    };
+    exact(u"node"_s, query.node);
+    exact(u"model"_s, query.model);
+    exact(u"key"_s, query.keyId);
+    return u"/api/history/rollups?"_s % q.query(QUrl::FullyEncoded);
+}
+
 Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView body, const QString &series)
 {
     const nlohmann::json j = parseJson(body);

@@ -30,6 +30,9 @@ Expected<RequestsPage, QString> parseRequestsPage(QByteArrayView body);
 Expected<history::HistoryPage, QString> parseHistoryPage(QByteArrayView body);
 // The path and query of that search ("/api/history/requests?from=…&limit=100").
 QString historySearchPath(const history::HistoryQuery &query);
+// GET /api/history/rollups: every bucket of the range, oldest first.
+Expected<std::vector<history::RollupPoint>, QString> parseRollups(QByteArrayView body);
+QString rollupsPath(const history::RollupQuery &query);
 // GET /api/history: the columns of one series ("*" = the whole gateway); empty when the series is absent.
 Expected<QList<stats::SecondSample>, QString> parseHistorySeries(QByteArrayView body, const QString &series);
 // PUT /api/config: 200 applied, 412 stale, 422 invalid (with problems), anything else failed.

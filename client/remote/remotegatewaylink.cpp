@@ -18,6 +18,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     qRegisterMetaType<link::LinkStatus>();
     qRegisterMetaType<link::ConfigPutResult>();
     qRegisterMetaType<link::HistorySearchResult>();
+    qRegisterMetaType<link::RollupsResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
     qRegisterMetaType<keys::KeyListing>();
@@ -36,6 +37,7 @@ RemoteGatewayLink::RemoteGatewayLink(RemoteLinkOptions options, QObject *parent)
     connect(m_worker, &ManagementClient::keyCreated, this, &GatewayLink::keyCreated);
     connect(m_worker, &ManagementClient::keyChanged, this, &GatewayLink::keyChanged);
     connect(m_worker, &ManagementClient::historySearched, this, &GatewayLink::historySearched);
+    connect(m_worker, &ManagementClient::rollupsFetched, this, &GatewayLink::rollupsFetched);
     connect(m_worker, &ManagementClient::configPut, this, [this](const link::ConfigPutResult &r) {
         emit configPut(r);
         if (r.outcome == link::ConfigPutResult::Outcome::Applied)
@@ -179,6 +181,11 @@ void RemoteGatewayLink::fetchHistory(const QString &series, int seconds)
 void RemoteGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &query)
 {
     onWorker([ticket, query](ManagementClient *w) { w->searchHistory(ticket, query); });
+}
+
+void RemoteGatewayLink::fetchRollups(quint64 ticket, const history::RollupQuery &query)
+{
+    onWorker([ticket, query](ManagementClient *w) { w->fetchRollups(ticket, query); });
 }
 
 void RemoteGatewayLink::fetchConfig()

@@ -55,6 +55,7 @@ public:
     void fetchHistory(const QString &series, int seconds) override;
     void fetchConfig() override;
     void searchHistory(quint64 ticket, const history::HistoryQuery &query) override;
+    void fetchRollups(quint64 ticket, const history::RollupQuery &query) override;
 
     void putConfig(const QByteArray &text, const QString &ifMatchHash) override;
     void nodeAction(const QString &node, link::NodeAction action) override;

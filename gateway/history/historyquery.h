@@ -61,4 +61,15 @@ struct RollupPoint
     double meanTtftMs = -1; // -1: no request of the bucket had a first byte
 };
 
+// A rollups() question: per-bucket sums of the requests that started in [fromMs, toMs).
+struct RollupQuery
+{
+    qint64 fromMs = 0;
+    qint64 toMs = 0; // 0 = now
+    int bucketMinutes = 5;
+    QString node; // empty = any; exact matches
+    QString model;
+    QString keyId;
+};
+
 } // namespace switchyard::history

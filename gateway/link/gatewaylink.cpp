@@ -68,4 +68,19 @@ void GatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &)
         Qt::QueuedConnection);
 }
 
+void GatewayLink::fetchRollups(quint64 ticket, const history::RollupQuery &query)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, ticket, query] {
+            RollupsResult r;
+            r.ticket = ticket;
+            r.query = query;
+            r.error =
+                tr("Each gateway keeps its own history: see its day and week in that gateway's own window.");
+            emit rollupsFetched(r);
+        },
+        Qt::QueuedConnection);
+}
+
 } // namespace switchyard::link

@@ -41,9 +41,9 @@ QString linkStateName(LinkState state); // English; the panel translates its own
 struct LinkStatus
 {
     LinkState state = LinkState::Connecting;
-    QString reason;           // what the operator can act on; empty when Connected
-    qint64 lastAnswerMs = 0;  // ms since the epoch of the last good poll, 0 = never
-    int retryInMs = 0;        // while not Connected: when the next try is due
+    QString reason;          // what the operator can act on; empty when Connected
+    qint64 lastAnswerMs = 0; // ms since the epoch of the last good poll, 0 = never
+    int retryInMs = 0;       // while not Connected: when the next try is due
 };
 
 enum class NodeAction { Drain, Enable, Probe };
@@ -52,17 +52,17 @@ enum class NodeAction { Drain, Enable, Probe };
 struct ConfigPutResult
 {
     enum class Outcome {
-        Applied,     // saved (if the gateway has a file) and applied
-        Stale,       // 412: the running config changed since `ifMatch`; nothing applied
-        Invalid,     // 422: problems lists each one with its path; nothing applied
-        Failed,      // anything else (unreachable, not saved, refused): reason says why
+        Applied, // saved (if the gateway has a file) and applied
+        Stale,   // 412: the running config changed since `ifMatch`; nothing applied
+        Invalid, // 422: problems lists each one with its path; nothing applied
+        Failed,  // anything else (unreachable, not saved, refused): reason says why
     };
     Outcome outcome = Outcome::Failed;
-    QString summary;          // Applied: what changed, in words
-    QString savedTo;          // Applied: the file written, if any
-    QString configHash;       // Applied: the new running config's hash; Stale: the one running now
-    QStringList problems;     // Invalid
-    QString reason;           // Stale / Failed
+    QString summary;      // Applied: what changed, in words
+    QString savedTo;      // Applied: the file written, if any
+    QString configHash;   // Applied: the new running config's hash; Stale: the one running now
+    QStringList problems; // Invalid
+    QString reason;       // Stale / Failed
 };
 
 // One page of a search of the gateway's lasting history (searchHistory()).
@@ -70,8 +70,18 @@ struct HistorySearchResult
 {
     quint64 ticket = 0; // the search this answers: a view drops answers to searches it has replaced
     bool ok = false;
-    QString error;      // !ok: why — no history on this gateway, unreachable, a bad filter …
+    QString error; // !ok: why — no history on this gateway, unreachable, a bad filter …
     history::HistoryPage page;
+};
+
+// The per-bucket sums of the lasting history (fetchRollups()), for the day and week charts.
+struct RollupsResult
+{
+    quint64 ticket = 0;
+    bool ok = false;
+    QString error;
+    history::RollupQuery query;               // what was asked (toMs filled in when it was "now")
+    std::vector<history::RollupPoint> points; // every bucket of the range, oldest first
 };
 
 class GatewayLink : public QObject
@@ -103,9 +113,9 @@ public:
     virtual std::optional<GatewayStatus> status() const = 0;
 
     // Asynchronous reads. Each answers with the matching signal (or failed()).
-    virtual void fetchRequests(quint64 afterCursor, int max) = 0;    // → requestsFetched
+    virtual void fetchRequests(quint64 afterCursor, int max) = 0;      // → requestsFetched
     virtual void fetchHistory(const QString &series, int seconds) = 0; // → historyFetched
-    virtual void fetchConfig() = 0;                                  // → configFetched
+    virtual void fetchConfig() = 0;                                    // → configFetched
 
     // Asynchronous commands. Each answers with commandFinished (or configPut).
     virtual void putConfig(const QByteArray &text, const QString &ifMatchHash) = 0; // → configPut
@@ -116,22 +126,25 @@ public:
 
     // Virtual keys (docs/KEYS.md), managed on one gateway: a link that has none to manage (a fleet
     // window: until replicas share keys each keeps its own) answers commandFinished(false) with why.
-    virtual void fetchKeys();                                                  // → keysFetched
-    virtual void createKey(const keys::KeyChange &spec);                       // → keyCreated
-    virtual void updateKey(const QString &id, const keys::KeyChange &change);  // → keyChanged
-    virtual void revokeKey(const QString &id);                                 // → keyChanged
+    virtual void fetchKeys();                                                 // → keysFetched
+    virtual void createKey(const keys::KeyChange &spec);                      // → keyCreated
+    virtual void updateKey(const QString &id, const keys::KeyChange &change); // → keyChanged
+    virtual void revokeKey(const QString &id);                                // → keyChanged
 
     // The lasting history (docs/HISTORY.md): one page of requests matching the query, beyond the
     // request log's last ones. → historySearched with the same ticket. A gateway that keeps no history
     // answers ok = false with why (and how to turn it on); so does a window that is no one gateway.
     virtual void searchHistory(quint64 ticket, const history::HistoryQuery &query);
+    // Per-bucket sums of the same history. → rollupsFetched with the same ticket; refused alike.
+    virtual void fetchRollups(quint64 ticket, const history::RollupQuery &query);
 
 signals:
     void statusChanged(const switchyard::link::GatewayStatus &status);
     void linkStatusChanged(const switchyard::link::LinkStatus &status);
     // Records after `afterCursor`, oldest first; nextCursor continues after the last; dropped =
     // records that fell out of the gateway's bounded log before they were read.
-    void requestsFetched(const QList<switchyard::stats::RequestRecord> &records, quint64 nextCursor, qint64 dropped);
+    void requestsFetched(const QList<switchyard::stats::RequestRecord> &records, quint64 nextCursor,
+                         qint64 dropped);
     void historyFetched(const QString &series, const QList<switchyard::stats::SecondSample> &samples);
     // The running config, secrets masked, and its hash (the ETag for putConfig).
     void configFetched(const QByteArray &text, const QString &configHash);
@@ -142,6 +155,7 @@ signals:
     void keyCreated(const switchyard::keys::KeyListing &key, const QString &secret);
     void keyChanged(const switchyard::keys::KeyListing &key);
     void historySearched(const switchyard::link::HistorySearchResult &result);
+    void rollupsFetched(const switchyard::link::RollupsResult &result);
 
 protected:
     // The answer of a link without keys to manage, from the event loop.
@@ -153,3 +167,4 @@ protected:
 Q_DECLARE_METATYPE(switchyard::link::LinkStatus)
 Q_DECLARE_METATYPE(switchyard::link::ConfigPutResult)
 Q_DECLARE_METATYPE(switchyard::link::HistorySearchResult)
+Q_DECLARE_METATYPE(switchyard::link::RollupsResult)

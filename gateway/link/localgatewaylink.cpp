@@ -19,6 +19,7 @@ LocalGatewayLink::LocalGatewayLink(Gateway *gateway, QObject *parent)
     qRegisterMetaType<LinkStatus>();
     qRegisterMetaType<ConfigPutResult>();
     qRegisterMetaType<HistorySearchResult>();
+    qRegisterMetaType<RollupsResult>();
     qRegisterMetaType<stats::SecondSample>();
     qRegisterMetaType<stats::RequestRecord>();
     qRegisterMetaType<keys::KeyListing>();
@@ -271,24 +272,24 @@ void LocalGatewayLink::revokeKey(const QString &id)
     keyChangeDone(u"revoke key "_s % id, m_gateway->keys().revoke(id));
 }
 
-void LocalGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &query)
+std::shared_ptr<history::HistoryStore>
+LocalGatewayLink::historyOr(const std::function<void(const QString &)> &refuse)
 {
     std::shared_ptr<history::HistoryStore> store = m_gateway->history();
-    if (!store) {
-        const QString problem = m_gateway->historyProblem();
-        const QString why =
-            problem.isEmpty()
-                ? tr("This gateway keeps no lasting history: set switchyard.history.path in its config "
-                     "(the Config tab's Storage settings; docs/HISTORY.md).")
-                : tr("The history could not be opened: %1").arg(problem);
-        later([this, ticket, why] {
-            HistorySearchResult r;
-            r.ticket = ticket;
-            r.error = why;
-            emit historySearched(r);
-        });
-        return;
-    }
+    if (store)
+        return store;
+    const QString problem = m_gateway->historyProblem();
+    const QString why =
+        problem.isEmpty()
+            ? tr("This gateway keeps no lasting history: set switchyard.history.path in its config "
+                 "(the Config tab's Storage settings; docs/HISTORY.md).")
+            : tr("The history could not be opened: %1").arg(problem);
+    later([refuse, why] { refuse(why); });
+    return nullptr;
+}
+
+void LocalGatewayLink::onHistoryThread(std::function<void()> read)
+{
     if (!m_historyThread) {
         m_historyThread = std::make_unique<QThread>();
         m_historyThread->setObjectName(u"history search"_s);
@@ -297,23 +298,62 @@ void LocalGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery
         connect(m_historyThread.get(), &QThread::finished, m_historyContext, &QObject::deleteLater);
         m_historyThread->start();
     }
-    // The link outlives the search: its destructor waits for this thread, and an answer still queued to
-    // a link that is gone is dropped with it.
-    QMetaObject::invokeMethod(
-        m_historyContext,
-        [this, store = std::move(store), ticket, query] {
-            HistorySearchResult r;
-            r.ticket = ticket;
-            auto page = store->search(query);
-            r.ok = page.hasValue();
-            if (page)
-                r.page = std::move(*page);
-            else
-                r.error = tr("The history could not be read: %1").arg(page.error());
-            QMetaObject::invokeMethod(
-                this, [this, r = std::move(r)] { emit historySearched(r); }, Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+    // The link outlives the read: its destructor waits for this thread, and an answer still queued to a
+    // link that is gone is dropped with it.
+    QMetaObject::invokeMethod(m_historyContext, std::move(read), Qt::QueuedConnection);
+}
+
+void LocalGatewayLink::searchHistory(quint64 ticket, const history::HistoryQuery &query)
+{
+    const auto store = historyOr([this, ticket](const QString &why) {
+        HistorySearchResult r;
+        r.ticket = ticket;
+        r.error = why;
+        emit historySearched(r);
+    });
+    if (!store)
+        return;
+    onHistoryThread([this, store, ticket, query] {
+        HistorySearchResult r;
+        r.ticket = ticket;
+        auto page = store->search(query);
+        r.ok = page.hasValue();
+        if (page)
+            r.page = std::move(*page);
+        else
+            r.error = tr("The history could not be read: %1").arg(page.error());
+        QMetaObject::invokeMethod(
+            this, [this, r = std::move(r)] { emit historySearched(r); }, Qt::QueuedConnection);
+    });
+}
+
+void LocalGatewayLink::fetchRollups(quint64 ticket, const history::RollupQuery &query)
+{
+    const auto store = historyOr([this, ticket, query](const QString &why) {
+        RollupsResult r;
+        r.ticket = ticket;
+        r.query = query;
+        r.error = why;
+        emit rollupsFetched(r);
+    });
+    if (!store)
+        return;
+    onHistoryThread([this, store, ticket, query] {
+        RollupsResult r;
+        r.ticket = ticket;
+        r.query = query;
+        if (r.query.toMs == 0)
+            r.query.toMs = QDateTime::currentMSecsSinceEpoch();
+        auto points = store->rollups(r.query.fromMs, r.query.toMs, r.query.bucketMinutes, r.query.node,
+                                     r.query.model, r.query.keyId);
+        r.ok = points.hasValue();
+        if (points)
+            r.points = std::move(*points);
+        else
+            r.error = tr("The history could not be read: %1").arg(points.error());
+        QMetaObject::invokeMethod(
+            this, [this, r = std::move(r)] { emit rollupsFetched(r); }, Qt::QueuedConnection);
+    });
 }
 
 } // namespace switchyard::link

@@ -7,6 +7,7 @@
 
 #include "link/gatewaylink.h"
 
+#include <functional>
 #include <memory>
 
 class QThread;
@@ -14,7 +15,10 @@ class QTimer;
 
 namespace switchyard {
 class Gateway;
+namespace history {
+class HistoryStore;
 }
+} // namespace switchyard
 
 namespace switchyard::link {
 
@@ -56,14 +60,20 @@ public:
 
     // On a thread of the link's own: a search reads the SQLite file, which the window's thread never does.
     void searchHistory(quint64 ticket, const history::HistoryQuery &query) override;
+    void fetchRollups(quint64 ticket, const history::RollupQuery &query) override;
 
 private:
     void poll();
+    // The history, or nullptr after `refuse` was told why there is none (no history kept, not opened).
+    std::shared_ptr<history::HistoryStore> historyOr(const std::function<void(const QString &why)> &refuse);
+    // Runs `read` on the history thread (started on first use).
+    void onHistoryThread(std::function<void()> read);
     // Runs `emitter` from the event loop, after the caller's call has returned.
     void later(std::function<void()> emitter);
     ConfigPutResult applyConfigText(const QByteArray &text, const QString &ifMatchHash);
     // The outcome of a change to one key, as the management API would answer it.
-    void keyChangeDone(const QString &what, const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result);
+    void keyChangeDone(const QString &what,
+                       const Expected<keys::VirtualKey, keys::KeyRegistry::Error> &result);
 
     Gateway *m_gateway;
     QTimer *m_timer;

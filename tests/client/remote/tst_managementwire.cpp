@@ -217,6 +217,22 @@ private slots:
         QCOMPARE(page->entries[0].record.status, 502);
         QCOMPARE(page->nextBeforeId, 0);
         QVERIFY(!parseHistoryPage("<html>"));
+
+        const auto sums = parseRollups(R"({"bucket_minutes":5,"data":[{"bucket_start_ms":300000,"requests":4,"errors":1,)"
+                                       R"("client_errors":0,"prompt_tokens":40,"completion_tokens":80,"mean_duration_ms":1500.5,)"
+                                       R"("mean_ttft_ms":null}]})");
+        QVERIFY(sums);
+        QCOMPARE(sums->size(), size_t(1));
+        QCOMPARE(sums->at(0).requests, 4);
+        QCOMPARE(sums->at(0).meanDurationMs, 1500.5);
+        QCOMPARE(sums->at(0).meanTtftMs, -1.0);
+        history::RollupQuery week;
+        week.bucketMinutes = 60;
+        week.node = u"vllm-server1"_s;
+        const QUrlQuery asked(QUrl(u"http://gw"_s + rollupsPath(week)));
+        QCOMPARE(asked.queryItemValue(u"bucket_minutes"_s), u"60"_s);
+        QCOMPARE(asked.queryItemValue(u"node"_s), u"vllm-server1"_s);
+        QVERIFY(!asked.hasQueryItem(u"from"_s));
         QVERIFY(!parseHistoryPage(R"({"data":[1]})"));
     }
 };

@@ -12,6 +12,7 @@
 #include "upstream/pinnedcertificate.h"
 
 #include <QProcess>
+#include <QDateTime>
 #include <QSignalSpy>
 #include <algorithm>
 #include <QStandardPaths>
@@ -395,6 +396,23 @@ private slots:
         history::HistoryQuery failed;
         failed.status = history::HistoryQuery::Status::Failed;
         QVERIFY(search(6, failed).page.entries.empty());
+
+        // The day's sums for the charts: every 5-minute bucket of the last 24 hours, the three requests in them.
+        QSignalSpy summed(&link, &link::GatewayLink::rollupsFetched);
+        history::RollupQuery day;
+        day.toMs = QDateTime::currentMSecsSinceEpoch() + 60'000;
+        day.fromMs = day.toMs - 24 * 3'600'000LL;
+        day.bucketMinutes = 5;
+        link.fetchRollups(7, day);
+        QVERIFY(summed.wait(10000));
+        const auto sums = summed.last().at(0).value<link::RollupsResult>();
+        QVERIFY2(sums.ok, qPrintable(sums.error));
+        QCOMPARE(sums.ticket, quint64(7));
+        QVERIFY(sums.points.size() >= 288);
+        qint64 requests = 0;
+        for (const history::RollupPoint &p : sums.points)
+            requests += p.requests;
+        QCOMPARE(requests, 3);
     }
 
     void drainShowsDraining()

@@ -1,0 +1,154 @@
+// The Charts view's day and week (ui/historycharts) in the main window, over a LocalGatewayLink to a real
+// gateway keeping its history on disk: what the gateway recorded over the last day shows as requests/s,
+// failures/s, tokens/s and mean latency per bucket, the week in hourly buckets, the buckets export as CSV;
+// a gateway without a history says how to turn it on.
+#include "chartsview.h"
+#include "gateway/gatewayfixture.h"
+#include "history/historystore.h"
+#include "historycharts.h"
+#include "link/localgatewaylink.h"
+#include "mainwindow.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXYSeries>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::ui;
+using namespace Qt::Literals::StringLiterals;
+
+namespace {
+
+void saveScreenshot(QWidget &window, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    window.resize(1400, 860);
+    QCoreApplication::processEvents();
+    QVERIFY(window.grab().save(dir + u'/' + name));
+}
+
+double sumOf(const QXYSeries *s)
+{
+    double sum = 0;
+    for (const QPointF &p : s->points())
+        sum += p.y();
+    return sum;
+}
+
+void chooseWindow(ChartsView *charts, const QString &startsWith)
+{
+    auto *box = charts->findChild<QComboBox *>(u"chartWindow"_s);
+    for (int i = 0; i < box->count(); ++i) {
+        if (box->itemText(i).startsWith(startsWith))
+            box->setCurrentIndex(i);
+    }
+}
+
+} // namespace
+
+class TestHistoryCharts final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void aDayAndAWeekFromTheHistory()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        const QString path = dir.filePath(u"history.db"_s);
+        QVERIFY(
+            f.start({u"a"_s}, {}, {}, [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
+        // A day as the gateway recorded it: 60 requests an hour ago (6 of them failed), 30 at five hours,
+        // 12 three days ago (in the week, not the day).
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const auto record = [&](qint64 ago, int count, int failed, qint64 tokens) {
+            for (int i = 0; i < count; ++i) {
+                stats::RequestRecord r;
+                r.startedMsSinceEpoch = now - ago + i;
+                r.method = "POST";
+                r.path = "/v1/chat/completions";
+                r.model = u"m1"_s;
+                r.node = u"a"_s;
+                r.status = i < failed ? 502 : 200;
+                r.durationMs = 2000;
+                r.ttftMs = 300;
+                r.completionTokens = tokens;
+                QVERIFY(f.gateway.history()->append(r));
+            }
+        };
+        record(3'600'000, 60, 6, 100);
+        record(5 * 3'600'000, 30, 0, 100);
+        record(3 * 24 * 3'600'000, 12, 0, 100);
+        f.gateway.history()->flush();
+
+        link::LocalGatewayLink link(&f.gateway);
+        MainWindow window(&link, &f.gateway, nullptr);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
+        ChartsView *charts = window.chartsView();
+        HistoryCharts *day = charts->historyCharts();
+
+        chooseWindow(charts, u"24 hours"_s);
+        QTRY_VERIFY(day->isVisible());
+        // Every bucket of the day is drawn, and requests/s × bucket seconds adds back up to the count.
+        QTRY_VERIFY_WITH_TIMEOUT(!day->points().empty(), 10000);
+        QVERIFY(day->series(u"requests"_s)->count() >= 288 && day->series(u"requests"_s)->count() <= 289);
+        QCOMPARE(qRound(sumOf(day->series(u"requests"_s)) * 300), 90);
+        QCOMPARE(qRound(sumOf(day->series(u"errors"_s)) * 300), 6);
+        QCOMPARE(qRound(sumOf(day->series(u"tokens"_s)) * 300), 9000);
+        // Means, in seconds, only where a bucket had requests.
+        QCOMPARE(day->series(u"latency"_s)->count(), 2);
+        QCOMPARE(day->series(u"latency"_s)->at(0).y(), 2.0);
+        QCOMPARE(day->series(u"ttft"_s)->at(0).y(), 0.3);
+        QVERIFY2(day->statusLabel()->text().contains(u"90"_s), qPrintable(day->statusLabel()->text()));
+        saveScreenshot(window, u"charts-history-day.png"_s);
+
+        // The buckets as CSV, through the Charts view's own export.
+        const QString csvPath = dir.filePath(u"day.csv"_s);
+        QVERIFY(charts->exportCsv(csvPath));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY(lines[0].startsWith("bucket_start_utc,requests,errors"));
+        QCOMPARE(lines.size(), 1 + int(day->points().size()) + 1);
+
+        chooseWindow(charts, u"7 days"_s);
+        QCOMPARE(day->span(), HistoryCharts::Span::Week);
+        QTRY_VERIFY_WITH_TIMEOUT(day->series(u"requests"_s)->count() >= 168 &&
+                                     qRound(sumOf(day->series(u"requests"_s)) * 3600) == 102,
+                                 10000);
+
+        // Back to the live charts: the history page goes away.
+        chooseWindow(charts, u"1 minute"_s);
+        QTRY_VERIFY(!day->isVisible());
+    }
+
+    void aGatewayWithoutHistorySaysHowToTurnItOn()
+    {
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}));
+        link::LocalGatewayLink link(&f.gateway);
+        MainWindow window(&link, &f.gateway, nullptr);
+        window.show();
+        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
+        chooseWindow(window.chartsView(), u"24 hours"_s);
+        HistoryCharts *day = window.chartsView()->historyCharts();
+        QTRY_VERIFY(day->statusLabel()->text().contains(u"switchyard.history.path"_s));
+        QCOMPARE(day->series(u"requests"_s)->count(), 0);
+    }
+};
+
+QTEST_MAIN(TestHistoryCharts)
+#include "tst_historycharts.moc"
