@@ -884,6 +884,14 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
         <source>%</source>
         <translation>%</translation>
     </message>
+    <message>
+        <source>24 hours (history, 5 min sums)</source>
+        <translation>24 小时（历史记录，5 分钟汇总）</translation>
+    </message>
+    <message>
+        <source>7 days (history, hourly sums)</source>
+        <translation>7 天（历史记录，每小时汇总）</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::ChatComposer</name>
@@ -2045,6 +2053,204 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     <message>
         <source>One window for every remote gateway watched here: their nodes once each, their charts summed, their requests merged by time; drain, probe and config apply to all of them.</source>
         <translation>一个窗口涵盖此处监视的所有远程网关：每个节点只显示一次，图表相加，请求按时间合并；排空、探测和配置作用于所有网关。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::HistoryCharts</name>
+    <message>
+        <source>Requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output tokens/s</source>
+        <translation>输出 Token/秒</translation>
+    </message>
+    <message>
+        <source>Latency (s)</source>
+        <translation>延迟（秒）</translation>
+    </message>
+    <message>
+        <source>requests/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>failed requests/s (5xx or cut)</source>
+        <translation>失败请求/秒（5xx 或中断）</translation>
+    </message>
+    <message>
+        <source>output tokens/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>mean latency</source>
+        <translation>平均延迟</translation>
+    </message>
+    <message>
+        <source>mean time to first token</source>
+        <translation>平均首 token 时间</translation>
+    </message>
+    <message>
+        <source>Reading the gateway&apos;s history…</source>
+        <translation>正在读取网关的历史记录…</translation>
+    </message>
+    <message>
+        <source>From the gateway&apos;s history: %1 requests in the last %2, in %3-minute sums; refreshed every minute.</source>
+        <translation>来自网关的历史记录：最近 %2 内共 %1 个请求，按 %3 分钟汇总；每分钟刷新。</translation>
+    </message>
+    <message>
+        <source>24 hours</source>
+        <translation>24 小时</translation>
+    </message>
+    <message>
+        <source>7 days</source>
+        <translation>7 天</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::HistorySearchView</name>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Older ›</source>
+        <translation>更早(&amp;O) ›</translation>
+    </message>
+    <message>
+        <source>Export &amp;CSV…</source>
+        <translation>导出 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近 1 小时</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>Everything kept</source>
+        <translation>保留的全部记录</translation>
+    </message>
+    <message>
+        <source>From … to …</source>
+        <translation>从 … 到 …</translation>
+    </message>
+    <message>
+        <source>any key (vk_…)</source>
+        <translation>任意密钥（vk_…）</translation>
+    </message>
+    <message>
+        <source>any model</source>
+        <translation>任意模型</translation>
+    </message>
+    <message>
+        <source>any node</source>
+        <translation>任意节点</translation>
+    </message>
+    <message>
+        <source>An exact name; empty matches every one.</source>
+        <translation>精确名称；留空则匹配全部。</translation>
+    </message>
+    <message>
+        <source>Any outcome</source>
+        <translation>任意结果</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Client errors (4xx)</source>
+        <translation>客户端错误（4xx）</translation>
+    </message>
+    <message>
+        <source>Server errors (5xx)</source>
+        <translation>服务器错误（5xx）</translation>
+    </message>
+    <message>
+        <source>Failed (5xx or cut mid-answer)</source>
+        <translation>失败（5xx 或回答中途中断）</translation>
+    </message>
+    <message>
+        <source>The next %1 older requests of this search</source>
+        <translation>本次搜索中接下来 %1 个更早的请求</translation>
+    </message>
+    <message>
+        <source>Every row shown, as CSV for a spreadsheet (UTC times)</source>
+        <translation>显示的所有行，导出为电子表格用的 CSV（UTC 时间）</translation>
+    </message>
+    <message>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <source>Select a request to see the nodes it was sent to, its status, timing and tokens.</source>
+        <translation>选择一个请求，查看它被发送到的节点、状态、时间和 token。</translation>
+    </message>
+    <message>
+        <source>Search every request this gateway kept on disk (switchyard.history), beyond the live log&apos;s last few thousand.</source>
+        <translation>搜索此网关保存在磁盘上的每个请求（switchyard.history），不限于实时日志中的最近几千条。</translation>
+    </message>
+    <message>
+        <source>The start of the range is after its end.</source>
+        <translation>时间范围的开始晚于结束。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>1 request shown</source>
+        <translation>显示 1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests shown, newest first</source>
+        <translation>显示 %1 个请求，最新的在前</translation>
+    </message>
+    <message>
+        <source>more match: narrow the search, or page on through the API (docs/HISTORY.md)</source>
+        <translation>还有更多匹配：请缩小搜索范围，或通过 API 继续翻页（docs/HISTORY.md）</translation>
+    </message>
+    <message>
+        <source>more match: Older shows the next %1</source>
+        <translation>还有更多匹配：“更早”显示接下来的 %1 个</translation>
+    </message>
+    <message>
+        <source>Export the history shown as CSV</source>
+        <translation>将显示的历史记录导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 rows written to %2</source>
+        <translation>已将 %1 行写入 %2</translation>
     </message>
 </context>
 <context>
@@ -3855,60 +4061,21 @@ Last health check: %2: %3</source>
         <source>Select a request to see the nodes it was sent to, its status, timing and tokens.</source>
         <translation>选择一个请求，查看它被发送到的节点、状态、时间和 token。</translation>
     </message>
-</context>
-<context>
-    <name>switchyard::ui::StorageSettingsBox</name>
     <message>
-        <source>Request history and shared keys</source>
-        <translation>请求历史与共享密钥</translation>
+        <source>Live log</source>
+        <translation>实时日志</translation>
     </message>
     <message>
-        <source>History file:</source>
-        <translation>历史文件：</translation>
+        <source>The last requests, as they finish</source>
+        <translation>最近的请求，完成时即显示</translation>
     </message>
     <message>
-        <source>off: the last 1000 requests, in memory</source>
-        <translation>关闭：仅在内存中保留最近 1000 个请求</translation>
+        <source>History</source>
+        <translation>历史记录</translation>
     </message>
     <message>
-        <source>An absolute path, like /var/lib/switchyard/history.db: every request and the virtual keys are kept there in SQLite, across restarts. Empty turns the history off.</source>
-        <translation>绝对路径，例如 /var/lib/switchyard/history.db：每个请求和虚拟密钥都保存在其中的 SQLite 里，重启后仍在。留空则关闭历史。</translation>
-    </message>
-    <message>
-        <source>Keep for (days):</source>
-        <translation>保留天数：</translation>
-    </message>
-    <message>
-        <source>30 (default)</source>
-        <translation>30（默认）</translation>
-    </message>
-    <message>
-        <source>Requests older than this are deleted from the history.</source>
-        <translation>早于此时间的请求会从历史中删除。</translation>
-    </message>
-    <message>
-        <source>At most (MB):</source>
-        <translation>最大容量（MB）：</translation>
-    </message>
-    <message>
-        <source>1024 (default)</source>
-        <translation>1024（默认）</translation>
-    </message>
-    <message>
-        <source>The oldest requests are deleted once the file grows beyond this.</source>
-        <translation>文件超过此大小后，最早的请求会被删除。</translation>
-    </message>
-    <message>
-        <source>Shared through Redis:</source>
-        <translation>通过 Redis 共享：</translation>
-    </message>
-    <message>
-        <source>off: each gateway on its own</source>
-        <translation>关闭：各网关独立计数</translation>
-    </message>
-    <message>
-        <source>redis://host:6379 (or env.NAME): replicas of this gateway share the virtual keys and enforce one limit per key between them. A URL with a password is shown masked.</source>
-        <translation>redis://host:6379（或 env.NAME）：本网关的各副本共享虚拟密钥，并对每个密钥共同执行同一限额。含密码的 URL 以掩码显示。</translation>
+        <source>Search every request the gateway kept on disk: by time, key, model, node and outcome</source>
+        <translation>搜索网关保存在磁盘上的每个请求：按时间、密钥、模型、节点和结果</translation>
     </message>
 </context>
 <context>
@@ -4094,6 +4261,61 @@ Last health check: %2: %3</source>
     <message>
         <source>Simulated fault &apos;%1&apos;: the node %2.</source>
         <translation>模拟故障“%1”：该节点%2。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::ui::StorageSettingsBox</name>
+    <message>
+        <source>Request history and shared keys</source>
+        <translation>请求历史与共享密钥</translation>
+    </message>
+    <message>
+        <source>History file:</source>
+        <translation>历史文件：</translation>
+    </message>
+    <message>
+        <source>off: the last 1000 requests, in memory</source>
+        <translation>关闭：仅在内存中保留最近 1000 个请求</translation>
+    </message>
+    <message>
+        <source>An absolute path, like /var/lib/switchyard/history.db: every request and the virtual keys are kept there in SQLite, across restarts. Empty turns the history off.</source>
+        <translation>绝对路径，例如 /var/lib/switchyard/history.db：每个请求和虚拟密钥都保存在其中的 SQLite 里，重启后仍在。留空则关闭历史。</translation>
+    </message>
+    <message>
+        <source>Keep for (days):</source>
+        <translation>保留天数：</translation>
+    </message>
+    <message>
+        <source>30 (default)</source>
+        <translation>30（默认）</translation>
+    </message>
+    <message>
+        <source>Requests older than this are deleted from the history.</source>
+        <translation>早于此时间的请求会从历史中删除。</translation>
+    </message>
+    <message>
+        <source>At most (MB):</source>
+        <translation>最大容量（MB）：</translation>
+    </message>
+    <message>
+        <source>1024 (default)</source>
+        <translation>1024（默认）</translation>
+    </message>
+    <message>
+        <source>The oldest requests are deleted once the file grows beyond this.</source>
+        <translation>文件超过此大小后，最早的请求会被删除。</translation>
+    </message>
+    <message>
+        <source>Shared through Redis:</source>
+        <translation>通过 Redis 共享：</translation>
+    </message>
+    <message>
+        <source>off: each gateway on its own</source>
+        <translation>关闭：各网关独立计数</translation>
+    </message>
+    <message>
+        <source>redis://host:6379 (or env.NAME): replicas of this gateway share the virtual keys and enforce one limit per key between them. A URL with a password is shown masked.</source>
+        <translation>redis://host:6379（或 env.NAME）：本网关的各副本共享虚拟密钥，并对每个密钥共同执行同一限额。含密码的 URL 以掩码显示。</translation>
     </message>
 </context>
 <context>
