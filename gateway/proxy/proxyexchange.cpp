@@ -174,7 +174,8 @@ bool ProxyExchange::admittedAsLastResort(const routing::PoolEntry &e)
     if (node.runtime->health.isDraining())
         return false; // drained since the first round: an operator's word is never overridden
     const Target &target = m_targets[m_targetIndex];
-    const int deadlineMs = timeoutFor(m_ctx.table->nodes()[size_t(target.route.candidates.front().node)].provider);
+    const int deadlineMs =
+        timeoutFor(m_ctx.table->nodes()[size_t(target.route.candidates.front().node)].provider);
     const qint64 now = monotonicMs();
     node.runtime->health.requestProbe(); // whatever happens here, find out soon whether it is back
     const QString verdict = QString::fromLatin1(health::nodeStateName(node.runtime->health.state(now))) %
@@ -184,9 +185,9 @@ bool ProxyExchange::admittedAsLastResort(const routing::PoolEntry &e)
         return false;
     }
     if (!node.runtime->health.admitLastResort(now)) {
-        noteSkipped(node.name, verdict % u"; it timed out last time, so it is tried as a last resort once every "_s %
-                                   QString::number(health::NodeHealth::LastResortSlowIntervalMs / 1000) %
-                                   u" s"_s);
+        noteSkipped(node.name,
+                    verdict % u"; it timed out last time, so it is tried as a last resort once every "_s %
+                        QString::number(health::NodeHealth::LastResortSlowIntervalMs / 1000) % u" s"_s);
         return false;
     }
     forgetSkipped(node.name);
@@ -305,7 +306,8 @@ void ProxyExchange::startAttempt(bool forceFresh)
     req.append(" HTTP/1.1\r\nHost: ").append(ep.hostHeader).append("\r\n");
     if (bodySize > 0)
         req.append("Content-Type: ").append(m_contentType).append("\r\n");
-    req.append(m_stream ? "Accept: text/event-stream\r\nContent-Length: " : "Accept: application/json\r\nContent-Length: ");
+    req.append(m_stream ? "Accept: text/event-stream\r\nContent-Length: "
+                        : "Accept: application/json\r\nContent-Length: ");
     http::appendDecimal(req, bodySize);
     req.append("\r\n");
     if (!auth.isEmpty())
@@ -371,7 +373,8 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_record.status = status;
     m_record.attemptAnswered(status);
     m_node->runtime->counters.successes.fetch_add(1, std::memory_order_relaxed);
-    m_node->runtime->health.attemptSucceeded(monotonicMs()); // any real answer, 4xx included, shows the node works
+    m_node->runtime->health.attemptSucceeded(
+        monotonicMs()); // any real answer, 4xx included, shows the node works
     m_trial = false;
     if (status < 400) // cache_aware learns which node now holds this prompt: the one that answers it
         m_targets[m_targetIndex].route.recordServedBy(*m_node);
@@ -396,6 +399,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
                               ? response.header("content-length").toLongLong()
                               : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
     m_sink->sendResponseHead(status, headers, length);
+    m_bodyLeft = m_filterUsage || response.framing() != http::ResponseParser::Framing::Length ? -1 : length;
     if (m_stream) {
         m_streamIdleMs = std::max(1, m_node->provider.network.streamIdleTimeoutSeconds) * 1000;
         m_lastBodyMs = -1;
@@ -425,6 +429,11 @@ void ProxyExchange::upstreamBody(QByteArrayView data)
     if (m_sse)
         countTokens(); // tokens move the counters as they pass, not when the stream ends
     const QByteArrayView forClient = m_filterUsage ? m_usageFilter.feed(data) : data;
+    if (m_bodyLeft >= 0) {
+        m_bodyLeft -= data.size();
+        if (m_bodyLeft <= 0)
+            chargeKey(); // the answer is whole: its tokens count before its last byte reaches the client
+    }
     if (!forClient.isEmpty())
         m_sink->sendResponseBody(forClient);
     if (m_phase != Phase::Streaming)
@@ -466,6 +475,7 @@ void ProxyExchange::upstreamFinished()
     m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
     if (m_forgetIds && m_record.status >= 200 && m_record.status < 300)
         m_forgetIds->forget(m_forgetId); // the node deleted it: a later GET gets the gateway's 404
+    chargeKey(); // before the stream's last event goes out (the usage event is held until now)
     flushHeldEvent();
     m_sink->endResponse();
     finish(m_record.status);
@@ -561,9 +571,9 @@ void ProxyExchange::attemptFailed(const QString &what, bool timeout, bool nodeAt
     else
         m_node->runtime->health.attemptAbandoned(m_trial);
     m_trial = false;
-    m_record.attemptEnded(timeout           ? stats::Attempt::Outcome::Timeout
-                          : m_errorStatus   ? stats::Attempt::Outcome::ErrorStatus
-                                            : stats::Attempt::Outcome::ConnectionError,
+    m_record.attemptEnded(timeout         ? stats::Attempt::Outcome::Timeout
+                          : m_errorStatus ? stats::Attempt::Outcome::ErrorStatus
+                                          : stats::Attempt::Outcome::ConnectionError,
                           m_errorStatus, what, m_clock.elapsed());
     m_tried.append(m_node->name % (m_lastResortAttempt ? u" (last resort): "_s : u": "_s) % what);
     ++m_failures;
@@ -581,8 +591,8 @@ void ProxyExchange::failAll()
     QByteArray code = "upstream_error";
     QString message;
     // A stored response's request names no model: it went to the node that created the response.
-    const QString what =
-        m_record.model.isEmpty() ? u"the stored response"_s : QString(u"the model '"_s % m_record.model % u"'"_s);
+    const QString what = m_record.model.isEmpty() ? u"the stored response"_s
+                                                  : QString(u"the model '"_s % m_record.model % u"'"_s);
     if (m_failures == 0) {
         status = 503;
         code = "no_usable_node";
@@ -694,6 +704,15 @@ qint64 ProxyExchange::completionTokensSeen() const
     // Counting chunks with text estimates a stream's tokens; in a whole answer the same keys are no
     // tokens (a rerank's documents, a transcript's segments each hold a "text"), only reported usage is.
     return m_sse || m_usage.usageReported() ? m_usage.completionTokens() : -1;
+}
+
+void ProxyExchange::chargeKey()
+{
+    // A client that sends its next request the moment this answer is whole must meet a key whose tokens
+    // already count: charged before the last bytes go out, not after (another worker may take that next
+    // request while this one is still finishing). end() charges once; finish() calls it again harmlessly.
+    if (m_charge)
+        m_charge->end(m_usage.promptTokens(), completionTokensSeen());
 }
 
 void ProxyExchange::flushHeldEvent()

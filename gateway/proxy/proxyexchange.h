@@ -16,12 +16,12 @@
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
 #include "keys/keyregistry.h"
+#include "proxy/apifamily.h"
 #include "proxy/exchange.h"
 #include "proxy/gatewaycontrol.h"
 #include "proxy/localresponse.h"
-#include "proxy/responsesink.h"
-#include "proxy/apifamily.h"
 #include "proxy/responseidscanner.h"
+#include "proxy/responsesink.h"
 #include "proxy/usagechunkfilter.h"
 #include "routing/routingtable.h"
 #include "stats/gatewaystats.h"
@@ -150,6 +150,7 @@ private:
     qint64 completionTokensSeen() const;
     // Bytes of an unfinished event the usage filter holds: the client gets them before an ending.
     void flushHeldEvent();
+    void chargeKey(); // the key's tokens, from the usage read so far
     // The gateway's own error in the shape of the request's API: a whole body, or an event ending a stream.
     QByteArray errorBody(int status, const QString &message, const QByteArray &code) const;
     QByteArray streamErrorEvent(int status, const QString &message, const QByteArray &code) const;
@@ -190,8 +191,8 @@ private:
     size_t m_lastResortIndex = 0;
     bool m_lastResortAttempt = false; // the current attempt is one of them
     bool m_pickedRetry = false;       // the current attempt is a retry: back off first
-    bool m_trial = false;  // the current attempt is an ejected node's trial
-    QStringList m_skipped; // "node: why" for nodes passed over (once per node, the latest reason)
+    bool m_trial = false;             // the current attempt is an ejected node's trial
+    QStringList m_skipped;            // "node: why" for nodes passed over (once per node, the latest reason)
 
     // QBasicTimer, not QTimer: three QObjects and their connections per request were a visible share
     // of the allocations on the request path (docs/PERFORMANCE.md).
@@ -206,12 +207,13 @@ private:
     qint64 m_lastBodyMs = -1;     // m_clock time of the last streamed body piece (idle timeout)
     int m_streamIdleMs = 0;       // the node's stream idle timeout
     stats::UsageSniffer m_usage;
-    qint64 m_countedPrompt = 0;     // what this request added to the node's counters so far
+    qint64 m_countedPrompt = 0; // what this request added to the node's counters so far
     qint64 m_countedCompletion = 0;
     bool m_usageAsked = false;
     std::optional<keys::KeyCharge> m_charge;
+    qint64 m_bodyLeft = -1; // bytes of a Content-Length answer still to come; -1: framed otherwise
     QByteArray m_rateLimitHeaders;
-    bool m_filterUsage = false;     // m_usageAsked and the node answered with an event stream
+    bool m_filterUsage = false; // m_usageAsked and the node answered with an event stream
     UsageChunkFilter m_usageFilter;
     ApiFamily m_family = ApiFamily::OpenAi;
     QByteArray m_method = "POST";
