@@ -9,6 +9,7 @@ packages=(
   qt6-tools-dev qt6-l10n-tools          # lupdate/lrelease: the zh_CN translation is compiled and embedded
   nlohmann-json3-dev
   libqt6sql6-sqlite                     # the gateway keeps its request history and virtual keys in SQLite (Qt SQL)
+  libsqlite3-dev                        # …and writes each request's row through SQLite's own API
   libhiredis-dev                        # gateway replicas share the virtual keys' limits through Redis
   qtkeychain-qt6-dev                    # the panel keeps admin keys of remote gateways in the desktop's secret store
   openssl                               # the tests make self-signed certificates for the TLS listener

@@ -188,34 +188,34 @@ bool DiskWriter::ensureOpen()
     q.exec(u"PRAGMA journal_size_limit = 16777216"_s);
     if (m_options.testMaxPages > 0)
         q.exec(u"PRAGMA max_page_count = %1"_s.arg(m_options.testMaxPages));
-    m_insertRequest.emplace(m_db);
-    m_upsertRollup.emplace(m_db);
+    // The two statements every request runs go through SQLite's own API (history/sqlitestatement);
+    // keys are few and stay on Qt SQL.
     m_saveKey.emplace(m_db);
     const bool prepared =
-        m_insertRequest->prepare(
-            u"INSERT INTO requests (started_ms, key_id, model, node, route, method, path, status, "
-            "attempts, stream, ttft_ms, duration_ms, prompt_tokens, completion_tokens, error, tried) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s) &&
-        m_upsertRollup->prepare(
-            u"INSERT INTO rollups (minute_ms, node, model, key_id, requests, errors, client_errors, "
-            "prompt_tokens, completion_tokens, duration_ms_sum, ttft_ms_sum, ttft_count) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (minute_ms, node, model, key_id) DO UPDATE SET "
-            "requests = requests + excluded.requests, errors = errors + excluded.errors, "
-            "client_errors = client_errors + excluded.client_errors, "
-            "prompt_tokens = prompt_tokens + excluded.prompt_tokens, "
-            "completion_tokens = completion_tokens + excluded.completion_tokens, "
-            "duration_ms_sum = duration_ms_sum + excluded.duration_ms_sum, "
-            "ttft_ms_sum = ttft_ms_sum + excluded.ttft_ms_sum, "
-            "ttft_count = ttft_count + excluded.ttft_count"_s) &&
+        m_insertRequest.prepare(
+            m_db, "INSERT INTO requests (started_ms, key_id, model, node, route, method, path, status, "
+                  "attempts, stream, ttft_ms, duration_ms, prompt_tokens, completion_tokens, error, tried) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
+        m_upsertRollup.prepare(
+            m_db, "INSERT INTO rollups (minute_ms, node, model, key_id, requests, errors, client_errors, "
+                  "prompt_tokens, completion_tokens, duration_ms_sum, ttft_ms_sum, ttft_count) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (minute_ms, node, model, key_id) DO UPDATE SET "
+                  "requests = requests + excluded.requests, errors = errors + excluded.errors, "
+                  "client_errors = client_errors + excluded.client_errors, "
+                  "prompt_tokens = prompt_tokens + excluded.prompt_tokens, "
+                  "completion_tokens = completion_tokens + excluded.completion_tokens, "
+                  "duration_ms_sum = duration_ms_sum + excluded.duration_ms_sum, "
+                  "ttft_ms_sum = ttft_ms_sum + excluded.ttft_ms_sum, "
+                  "ttft_count = ttft_count + excluded.ttft_count") &&
         m_saveKey->prepare(
             u"INSERT OR REPLACE INTO keys (id, name, secret_sha256, secret_hint, models, providers, "
             "requests_per_minute, tokens_per_minute, tokens_per_day, max_concurrent, created_ms, "
             "expires_ms, revoked_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     if (!prepared) {
-        QSqlError e = m_insertRequest->lastError();
+        QSqlError e = m_insertRequest.lastError();
         if (!e.isValid())
-            e = m_upsertRollup->lastError();
+            e = m_upsertRollup.lastError();
         if (!e.isValid())
             e = m_saveKey->lastError();
         report(u"prepare"_s, e);
@@ -228,8 +228,8 @@ bool DiskWriter::ensureOpen()
 
 void DiskWriter::close()
 {
-    m_insertRequest.reset();
-    m_upsertRollup.reset();
+    m_insertRequest.finalize();
+    m_upsertRollup.finalize();
     m_saveKey.reset();
     if (m_db.isValid())
         m_db.close();
@@ -248,24 +248,24 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         return false;
     }
     std::map<RollupKey, RollupSums> rollups;
-    QSqlQuery &ins = *m_insertRequest;
+    SqliteStatement &ins = m_insertRequest;
     for (const stats::RequestRecord &r : records) {
-        ins.bindValue(0, r.startedMsSinceEpoch);
-        ins.bindValue(1, storedText(r.keyId));
-        ins.bindValue(2, storedText(r.model));
-        ins.bindValue(3, storedText(r.node));
-        ins.bindValue(4, storedText(r.route));
-        ins.bindValue(5, storedText(QString::fromLatin1(r.method)));
-        ins.bindValue(6, storedText(QString::fromLatin1(r.path)));
-        ins.bindValue(7, r.status);
-        ins.bindValue(8, r.attempts);
-        ins.bindValue(9, r.stream ? 1 : 0);
-        ins.bindValue(10, r.ttftMs);
-        ins.bindValue(11, r.durationMs);
-        ins.bindValue(12, r.promptTokens);
-        ins.bindValue(13, r.completionTokens);
-        ins.bindValue(14, storedText(r.error));
-        ins.bindValue(15, triedToJson(r.tried));
+        ins.bind(1, r.startedMsSinceEpoch);
+        ins.bind(2, r.keyId);
+        ins.bind(3, r.model);
+        ins.bind(4, r.node);
+        ins.bind(5, r.route);
+        ins.bind(6, QString::fromLatin1(r.method)); // Latin-1 bytes: stored as UTF-8 text, as Qt did
+        ins.bind(7, QString::fromLatin1(r.path));
+        ins.bind(8, qint64(r.status));
+        ins.bind(9, qint64(r.attempts));
+        ins.bind(10, qint64(r.stream ? 1 : 0));
+        ins.bind(11, r.ttftMs);
+        ins.bind(12, r.durationMs);
+        ins.bind(13, r.promptTokens);
+        ins.bind(14, r.completionTokens);
+        ins.bind(15, r.error);
+        ins.bind(16, triedToJson(r.tried));
         if (!ins.exec())
             return abort(u"insert request"_s, ins.lastError());
 
@@ -282,20 +282,20 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
             ++sum.ttftCount;
         }
     }
-    QSqlQuery &up = *m_upsertRollup;
+    SqliteStatement &up = m_upsertRollup;
     for (const auto &[key, sum] : rollups) {
-        up.bindValue(0, key.minute);
-        up.bindValue(1, key.node);
-        up.bindValue(2, key.model);
-        up.bindValue(3, key.keyId);
-        up.bindValue(4, sum.requests);
-        up.bindValue(5, sum.errors);
-        up.bindValue(6, sum.clientErrors);
-        up.bindValue(7, sum.promptTokens);
-        up.bindValue(8, sum.completionTokens);
-        up.bindValue(9, sum.durationSum);
-        up.bindValue(10, sum.ttftSum);
-        up.bindValue(11, sum.ttftCount);
+        up.bind(1, key.minute);
+        up.bind(2, key.node);
+        up.bind(3, key.model);
+        up.bind(4, key.keyId);
+        up.bind(5, sum.requests);
+        up.bind(6, sum.errors);
+        up.bind(7, sum.clientErrors);
+        up.bind(8, sum.promptTokens);
+        up.bind(9, sum.completionTokens);
+        up.bind(10, sum.durationSum);
+        up.bind(11, sum.ttftSum);
+        up.bind(12, sum.ttftCount);
         if (!up.exec())
             return abort(u"update rollups"_s, up.lastError());
     }

@@ -6,6 +6,7 @@
 // while counting every record it loses. Internal to history/.
 
 #include "history/historystore.h"
+#include "history/sqlitestatement.h"
 #include "history/writerqueue.h"
 
 #include <QLoggingCategory>
@@ -57,8 +58,8 @@ private:
     const QString m_name;
     QSqlDatabase m_db;
     bool m_open = false;
-    std::optional<QSqlQuery> m_insertRequest;
-    std::optional<QSqlQuery> m_upsertRollup;
+    SqliteStatement m_insertRequest;
+    SqliteStatement m_upsertRollup;
     std::optional<QSqlQuery> m_saveKey;
 };
 

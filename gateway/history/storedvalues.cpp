@@ -27,25 +27,72 @@ QString sqlErrorText(const QSqlError &e)
     return t.isEmpty() ? u"unknown error"_s : t;
 }
 
-QString triedToJson(const QList<stats::Attempt> &tried)
+namespace {
+
+// A JSON string of text, quoted and escaped (RFC 8259): what the writer needs per record, without
+// building a document first.
+void appendJsonString(QByteArray &out, const QString &text)
 {
-    QJsonArray out;
-    for (const stats::Attempt &a : tried) {
-        QJsonObject o{
-            {u"node"_s, a.node},
-            {u"status"_s, a.status},
-            {u"outcome"_s, QString::fromLatin1(stats::attemptOutcomeName(a.outcome))},
-            {u"via"_s, QString::fromLatin1(stats::attemptViaName(a.via))},
-            {u"start_ms"_s, a.startMs},
-            {u"duration_ms"_s, a.durationMs},
-        };
-        if (!a.reason.isEmpty())
-            o.insert(u"reason"_s, a.reason);
-        if (!a.fallbackModel.isEmpty())
-            o.insert(u"fallback_model"_s, a.fallbackModel);
-        out.append(o);
+    const QByteArray utf8 = text.toUtf8();
+    out.append('"');
+    for (const char c : utf8) {
+        switch (c) {
+        case '"':
+            out.append("\\\"");
+            break;
+        case '\\':
+            out.append("\\\\");
+            break;
+        case '\n':
+            out.append("\\n");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\t':
+            out.append("\\t");
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                static constexpr char Hex[] = "0123456789abcdef";
+                out.append("\\u00").append(Hex[(c >> 4) & 0xf]).append(Hex[c & 0xf]);
+            } else {
+                out.append(c);
+            }
+        }
     }
-    return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact));
+    out.append('"');
+}
+
+} // namespace
+
+QByteArray triedToJson(const QList<stats::Attempt> &tried)
+{
+    QByteArray out;
+    out.reserve(96 * tried.size() + 2);
+    out.append('[');
+    for (const stats::Attempt &a : tried) {
+        if (out.size() > 1)
+            out.append(',');
+        out.append("{\"node\":");
+        appendJsonString(out, a.node);
+        out.append(",\"status\":").append(QByteArray::number(a.status));
+        out.append(",\"outcome\":\"").append(stats::attemptOutcomeName(a.outcome));
+        out.append("\",\"via\":\"").append(stats::attemptViaName(a.via));
+        out.append("\",\"start_ms\":").append(QByteArray::number(a.startMs));
+        out.append(",\"duration_ms\":").append(QByteArray::number(a.durationMs));
+        if (!a.reason.isEmpty()) {
+            out.append(",\"reason\":");
+            appendJsonString(out, a.reason);
+        }
+        if (!a.fallbackModel.isEmpty()) {
+            out.append(",\"fallback_model\":");
+            appendJsonString(out, a.fallbackModel);
+        }
+        out.append('}');
+    }
+    out.append(']');
+    return out;
 }
 
 QList<stats::Attempt> triedFromJson(const QString &json)

@@ -7,6 +7,7 @@
 #include "keys/virtualkey.h"
 #include "stats/requestrecord.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -28,8 +29,9 @@ QString storedText(const QString &s);
 // What SQLite said about an error, for a message naming the file.
 QString sqlErrorText(const QSqlError &e);
 
-// The nodes a request tried, as the `tried` column's JSON text, and back.
-QString triedToJson(const QList<stats::Attempt> &tried);
+// The nodes a request tried, as the `tried` column's JSON text (UTF-8, written directly: once per
+// request on the writer thread), and back.
+QByteArray triedToJson(const QList<stats::Attempt> &tried);
 QList<stats::Attempt> triedFromJson(const QString &json);
 // A key's models or providers, as a JSON array of strings, and back.
 QString listToJson(const QStringList &list);

@@ -232,6 +232,36 @@ private slots:
         QVERIFY(page->entries[0].id > page->entries[1].id);
     }
 
+    // The nodes tried are written as JSON by hand (once per request, on the writer): any text a node sent
+    // comes back as it was — quotes, backslashes, line breaks, control characters, any script.
+    void triedTextSurvivesAnyCharacters()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(u"escapes.db"_s);
+        TestClock clock;
+        RequestRecord r = makeRecord(T0 - 100, u"m"_s, u"n\"1\""_s, 502);
+        Attempt a;
+        a.node = u"n\"1\""_s;
+        a.status = 502;
+        a.outcome = Attempt::Outcome::ErrorStatus;
+        a.reason = u"HTTP 502: {\"error\": \"bad\\gateway\"}\nline two\r\t\u0001 \u4e2d\u6587 \U0001F600"_s;
+        a.fallbackModel = u"m/\"q\""_s;
+        r.tried = {a};
+        {
+            auto store = openOrFail(path, {.nowMs = clock.fn()});
+            QVERIFY(store);
+            store->append(r);
+            store->flush();
+            QCOMPARE(store->stats().written, 1u);
+        }
+        auto store = openOrFail(path, {.nowMs = clock.fn()});
+        QVERIFY(store);
+        const auto page = store->search({});
+        QVERIFY(page && page->entries.size() == 1);
+        compareRecords(page->entries[0].record, r);
+    }
+
     void searchFiltersAndPagesWithoutGapsOrRepeats()
     {
         QTemporaryDir dir;

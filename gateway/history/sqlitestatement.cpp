@@ -1,0 +1,81 @@
+#include "history/sqlitestatement.h"
+
+#include <QSqlDatabase>
+#include <QSqlDriver>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+using namespace Qt::Literals::StringLiterals;
+
+namespace switchyard::history {
+
+SqliteStatement::~SqliteStatement()
+{
+    finalize();
+}
+
+bool SqliteStatement::prepare(const QSqlDatabase &db, const char *sql)
+{
+    finalize();
+    // Qt's SQLite driver hands out its connection as a QVariant holding a sqlite3 *.
+    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0) {
+        m_error = QSqlError(u"The history needs Qt's SQLite driver"_s, {}, QSqlError::ConnectionError);
+        return false;
+    }
+    m_db = *static_cast<sqlite3 *const *>(handle.constData());
+    if (!m_db) {
+        m_error = QSqlError(u"The history file is not open"_s, {}, QSqlError::ConnectionError);
+        return false;
+    }
+    if (sqlite3_prepare_v2(m_db, sql, -1, &m_statement, nullptr) != SQLITE_OK) {
+        fail("prepare");
+        m_statement = nullptr;
+        return false;
+    }
+    return true;
+}
+
+void SqliteStatement::finalize()
+{
+    if (m_statement)
+        sqlite3_finalize(m_statement);
+    m_statement = nullptr;
+}
+
+void SqliteStatement::bind(int position, qint64 value)
+{
+    sqlite3_bind_int64(m_statement, position, value);
+}
+
+void SqliteStatement::bind(int position, const QByteArray &utf8)
+{
+    // Never NULL: the history's text columns are NOT NULL, an absent value is ''.
+    sqlite3_bind_text(m_statement, position, utf8.isNull() ? "" : utf8.constData(), int(utf8.size()),
+                      SQLITE_TRANSIENT);
+}
+
+bool SqliteStatement::exec()
+{
+    const int rc = sqlite3_step(m_statement);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        fail("step");
+        sqlite3_reset(m_statement);
+        return false;
+    }
+    sqlite3_reset(m_statement);
+    sqlite3_clear_bindings(m_statement);
+    return true;
+}
+
+void SqliteStatement::fail(const char *what)
+{
+    // The same parts QSqlError gets from Qt's driver: the extended code as the native code ("13": full),
+    // so the writer reports one line per kind of error as before.
+    const int code = m_db ? sqlite3_extended_errcode(m_db) : SQLITE_ERROR;
+    m_error = QSqlError(QString::fromLatin1(what), m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QString(),
+                        QSqlError::StatementError, QString::number(code & 0xff));
+}
+
+} // namespace switchyard::history
