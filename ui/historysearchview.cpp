@@ -1,6 +1,7 @@
 #include "historysearchview.h"
 
 #include "requestsmodel.h"
+#include "requestsview.h"
 #include "stats/requestcsv.h"
 
 #include <QComboBox>
@@ -119,14 +120,7 @@ HistorySearchView::HistorySearchView(QWidget *parent)
 
     m_table->setObjectName(u"historyTable"_s);
     m_table->setModel(m_sorted);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RequestsModel::Time, Qt::DescendingOrder);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    RequestsView::setUpRequestsTable(m_table);
     const QFontMetrics fm = m_table->fontMetrics();
     m_table->setColumnWidth(RequestsModel::Time, fm.horizontalAdvance(u"2026-12-06 00:00:00.000"_s) + 24);
     m_table->setColumnWidth(RequestsModel::Endpoint,
@@ -135,18 +129,7 @@ HistorySearchView::HistorySearchView(QWidget *parent)
             &HistorySearchView::updateDetail);
 
     m_detail->setObjectName(u"historyDetail"_s);
-    m_detail->setReadOnly(true);
-    m_detail->setPlaceholderText(
-        tr("Select a request to see the nodes it was sent to, its status, timing and tokens."));
-    QFont mono(u"monospace"_s);
-    mono.setStyleHint(QFont::Monospace);
-    m_detail->setFont(mono);
-
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    QSplitter *splitter = RequestsView::tableOverDetail(this, m_table, m_detail);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

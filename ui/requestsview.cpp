@@ -56,16 +56,7 @@ RequestsView::RequestsView(QWidget *parent)
 
     m_table->setObjectName(u"requestsTable"_s);
     m_table->setModel(m_filter);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RequestsModel::Time, Qt::DescendingOrder);
-    QHeaderView *h = m_table->horizontalHeader();
-    h->setSectionResizeMode(QHeaderView::Interactive);
-    h->setStretchLastSection(true);
+    setUpRequestsTable(m_table);
     const QFontMetrics fm = m_table->fontMetrics();
     const int widths[] = {fm.horizontalAdvance(u"00:00:00.000"_s),
                           fm.horizontalAdvance(u"POST /v1/chat/completions (stream)"_s),
@@ -87,19 +78,7 @@ RequestsView::RequestsView(QWidget *parent)
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, &RequestsView::updateCount);
 
     m_detail->setObjectName(u"requestDetail"_s);
-    m_detail->setReadOnly(true);
-    m_detail->setPlaceholderText(
-        tr("Select a request to see the nodes it was sent to, its status, timing and tokens."));
-    QFont mono(u"monospace"_s);
-    mono.setStyleHint(QFont::Monospace);
-    m_detail->setFont(mono);
-
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({520, 200});
+    QSplitter *splitter = tableOverDetail(this, m_table, m_detail);
 
     auto *live = new QWidget(this);
     auto *liveLayout = new QVBoxLayout(live);
@@ -141,6 +120,36 @@ void RequestsView::showHistorySearch(bool show)
 {
     (show ? m_historyButton : m_liveButton)->setChecked(true);
     m_pages->setCurrentIndex(show ? 1 : 0);
+}
+
+void RequestsView::setUpRequestsTable(QTableView *table)
+{
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->setSortingEnabled(true);
+    table->sortByColumn(RequestsModel::Time, Qt::DescendingOrder); // the newest first
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+}
+
+QSplitter *RequestsView::tableOverDetail(QWidget *parent, QTableView *table, QPlainTextEdit *detail)
+{
+    detail->setReadOnly(true);
+    detail->setPlaceholderText(
+        tr("Select a request to see the nodes it was sent to, its status, timing and tokens."));
+    QFont mono(u"monospace"_s);
+    mono.setStyleHint(QFont::Monospace);
+    detail->setFont(mono);
+    auto *splitter = new QSplitter(Qt::Vertical, parent);
+    splitter->addWidget(table);
+    splitter->addWidget(detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({520, 200});
+    return splitter;
 }
 
 void RequestsView::append(const QList<stats::RequestRecord> &records, qint64 dropped)

@@ -12,6 +12,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QToolButton;
@@ -37,6 +38,12 @@ public:
     // The second page: a search of the gateway's lasting history.
     HistorySearchView *historySearch() const { return m_history; }
     void showHistorySearch(bool show);
+
+    // A table of requests (its model set): whole rows, one at a time, sorted newest first.
+    static void setUpRequestsTable(QTableView *table);
+    // The request table over the detail pane (read-only, monospace), as the live log and the history
+    // search both show them.
+    static QSplitter *tableOverDetail(QWidget *parent, QTableView *table, QPlainTextEdit *detail);
 
     void append(const QList<stats::RequestRecord> &records, qint64 dropped = 0);
 

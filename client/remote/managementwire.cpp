@@ -88,6 +88,14 @@ stats::RequestRecord recordOf(const nlohmann::json &r)
     return rec;
 }
 
+// An exact-match filter of the history API, left out when empty; encoded so '&', '+' or spaces in a
+// model's name reach the gateway as typed.
+void addFilter(QUrlQuery &q, const QString &name, const QString &value)
+{
+    if (!value.isEmpty())
+        q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
+}
+
 int majorOf(const QString &version)
 {
     bool ok = false;
@@ -144,13 +152,9 @@ QString historySearchPath(const history::HistoryQuery &query)
         q.addQueryItem(u"from"_s, QString::number(query.fromMs));
     if (query.toMs > 0)
         q.addQueryItem(u"to"_s, QString::number(query.toMs));
-    const auto exact = [&q](const QString &name, const QString &value) {
-        if (!value.isEmpty())
-            q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
-    };
-    exact(u"key"_s, query.keyId);
-    exact(u"model"_s, query.model);
-    exact(u"node"_s, query.node);
+    addFilter(q, u"key"_s, query.keyId);
+    addFilter(q, u"model"_s, query.model);
+    addFilter(q, u"node"_s, query.node);
     static const std::pair<S, const char16_t *> Statuses[] = {{S::Ok, u"ok"},
                                                               {S::ClientError, u"client_error"},
                                                               {S::ServerError, u"server_error"},
@@ -204,13 +208,9 @@ QString rollupsPath(const history::RollupQuery &query)
     if (query.toMs > 0)
         q.addQueryItem(u"to"_s, QString::number(query.toMs));
     q.addQueryItem(u"bucket_minutes"_s, QString::number(std::clamp(query.bucketMinutes, 1, 7 * 24 * 60)));
-    const auto exact = [&q](const QString &name, const QString &value) {
-        if (!value.isEmpty())
-            q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
-    };
-    exact(u"node"_s, query.node);
-    exact(u"model"_s, query.model);
-    exact(u"key"_s, query.keyId);
+    addFilter(q, u"node"_s, query.node);
+    addFilter(q, u"model"_s, query.model);
+    addFilter(q, u"key"_s, query.keyId);
     return u"/api/history/rollups?"_s % q.query(QUrl::FullyEncoded);
 }
 

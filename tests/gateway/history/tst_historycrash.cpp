@@ -5,6 +5,7 @@
 // the last moments before the kill — what waited in the writer's queue (flushed every 250 ms) or was in
 // the batch being written. The numbers of each run are printed (docs/HISTORY.md, "A killed gateway").
 #include "common/testhttpclient.h"
+#include "common/testprocesses.h"
 #include "history/historystore.h"
 
 #include <QElapsedTimer>
@@ -15,7 +16,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <cctype>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -36,65 +36,13 @@ class TestHistoryCrash final : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    std::vector<std::unique_ptr<QProcess>> m_processes;
-
-    // Starts a process and waits for the line saying where it listens; returns the port (0 = failed).
-    quint16 startProcess(const QString &program, const QStringList &args, const QByteArray &marker,
-                         QProcess **out = nullptr)
-    {
-        auto p = std::make_unique<QProcess>();
-        p->setProgram(program);
-        p->setArguments(args);
-        p->setStandardErrorFile(m_dir.filePath(u"stderr-%1.log"_s.arg(m_processes.size())));
-        p->start();
-        if (!p->waitForStarted(10000))
-            return 0;
-        QByteArray seen;
-        (void)QTest::qWaitFor(
-            [&] {
-                seen += p->readAllStandardOutput();
-                return (seen.contains(marker) && seen.indexOf('\n', seen.indexOf(marker)) > 0) ||
-                       p->state() == QProcess::NotRunning;
-            },
-            20000);
-        const qsizetype at = seen.indexOf(marker);
-        quint16 port = 0;
-        if (at >= 0) {
-            const QByteArray rest = seen.sliced(at + marker.size());
-            qsizetype end = 0;
-            while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end])))
-                ++end;
-            port = quint16(rest.first(end).toUInt());
-        }
-        if (out)
-            *out = p.get();
-        m_processes.push_back(std::move(p));
-        return port;
-    }
 
 private slots:
-    void cleanup()
-    {
-        for (auto &p : m_processes) {
-            if (p->state() != QProcess::NotRunning) {
-                p->terminate();
-                if (!p->waitForFinished(10000)) {
-                    p->kill();
-                    p->waitForFinished(5000);
-                }
-            }
-        }
-        m_processes.clear();
-    }
-
     void aKilledGatewayLosesOnlyItsLastMoments()
     {
         QVERIFY(m_dir.isValid());
-        const quint16 node =
-            startProcess(QStringLiteral(SWITCHYARD_SIMNODE_BIN),
-                         {u"--listen"_s, u"127.0.0.1:0"_s, u"--model"_s, u"m1"_s, u"--name"_s, u"a"_s,
-                          u"--tokens-per-second"_s, u"5000"_s, u"--ttft-ms"_s, u"1"_s},
-                         "http://127.0.0.1:");
+        testing::TestProcesses processes(m_dir.path());
+        const quint16 node = processes.startSimNode(QStringLiteral(SWITCHYARD_SIMNODE_BIN), u"a"_s);
         QVERIFY2(node != 0, "switchyard-simnode did not start");
         const QString history = m_dir.filePath(u"history.db"_s);
         const nlohmann::json config = {
@@ -110,9 +58,7 @@ private slots:
         file.close();
         QProcess *gateway = nullptr;
         const quint16 port =
-            startProcess(QStringLiteral(SWITCHYARD_BIN),
-                         {u"--headless"_s, u"--config"_s, file.fileName(), u"--listen"_s, u"127.0.0.1:0"_s},
-                         "listening on http://127.0.0.1:", &gateway);
+            processes.startHeadless(QStringLiteral(SWITCHYARD_BIN), file.fileName(), 0, &gateway);
         QVERIFY2(port != 0, "switchyard --headless did not start");
 
         // Traffic for a while (several of the writer's batches), then SIGKILL right after an answer.
