@@ -219,6 +219,68 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     </message>
 </context>
 <context>
+    <name>switchyard::link::GatewayLink</name>
+    <message>
+        <source>Virtual keys are managed on one gateway at a time: open that gateway&apos;s own window.</source>
+        <translation>虚拟密钥每次只在一个网关上管理：请打开该网关自己的窗口。</translation>
+    </message>
+    <message>
+        <source>Each gateway keeps its own history: search it in that gateway&apos;s own window.</source>
+        <translation>每个网关各自保存历史记录：请在该网关自己的窗口中搜索。</translation>
+    </message>
+    <message>
+        <source>Each gateway keeps its own history: see its day and week in that gateway&apos;s own window.</source>
+        <translation>每个网关各自保存历史记录：请在该网关自己的窗口中查看其一天和一周的数据。</translation>
+    </message>
+</context>
+<context>
+    <name>switchyard::link::LocalGatewayLink</name>
+    <message>
+        <source>This process</source>
+        <translation>本进程</translation>
+    </message>
+    <message>
+        <source>The running config changed since it was read; reload it and apply again.</source>
+        <translation>运行中的配置在读取后已更改；请重新加载后再应用。</translation>
+    </message>
+    <message>
+        <source>no changes</source>
+        <translation>无更改</translation>
+    </message>
+    <message>
+        <source>No node named &apos;%1&apos;</source>
+        <translation>没有名为“%1”的节点</translation>
+    </message>
+    <message>
+        <source>A key needs a name: whom or what it is for.</source>
+        <translation>密钥需要一个名称：给谁或什么用。</translation>
+    </message>
+    <message>
+        <source>There are %1 keys already (revoked ones included).</source>
+        <translation>已有 %1 个密钥（包括已吊销的）。</translation>
+    </message>
+    <message>
+        <source>The key was revoked; a revoked key cannot be changed.</source>
+        <translation>该密钥已被吊销；已吊销的密钥无法更改。</translation>
+    </message>
+    <message>
+        <source>No such key.</source>
+        <translation>没有这个密钥。</translation>
+    </message>
+    <message>
+        <source>This gateway keeps no lasting history: set switchyard.history.path in its config (the Config tab&apos;s Storage settings; docs/HISTORY.md).</source>
+        <translation>此网关不保存持久历史记录：请在其配置中设置 switchyard.history.path（配置页的存储设置；docs/HISTORY.md）。</translation>
+    </message>
+    <message>
+        <source>The history could not be opened: %1</source>
+        <translation>无法打开历史记录：%1</translation>
+    </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation>无法读取历史记录：%1</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::ui::BenchmarkResultTables</name>
     <message>
         <source>&lt;b&gt;Single requests&lt;/b&gt;</source>
@@ -2199,10 +2261,6 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
     <message>
         <source>Started:</source>
         <translation>开始时间：</translation>
-    </message>
-    <message>
-        <source>Select a request to see the nodes it was sent to, its status, timing and tokens.</source>
-        <translation>选择一个请求，查看它被发送到的节点、状态、时间和 token。</translation>
     </message>
     <message>
         <source>Search every request this gateway kept on disk (switchyard.history), beyond the live log&apos;s last few thousand.</source>
