@@ -64,15 +64,15 @@ bool SqliteStatement::exec()
         sqlite3_reset(m_statement);
         return false;
     }
+    // Bindings stay as they were: the writer binds every position before each run.
     sqlite3_reset(m_statement);
-    sqlite3_clear_bindings(m_statement);
     return true;
 }
 
 void SqliteStatement::fail(const char *what)
 {
-    // The same parts QSqlError gets from Qt's driver: the extended code as the native code ("13": full),
-    // so the writer reports one line per kind of error as before.
+    // The same parts QSqlError gets from Qt's driver: the primary result code as the native code ("13":
+    // full), so the writer reports one line per kind of error as before.
     const int code = m_db ? sqlite3_extended_errcode(m_db) : SQLITE_ERROR;
     m_error = QSqlError(QString::fromLatin1(what), m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QString(),
                         QSqlError::StatementError, QString::number(code & 0xff));

@@ -35,8 +35,8 @@ public:
     void bind(int position, const QByteArray &utf8);
     void bind(int position, const QString &text) { bind(position, text.toUtf8()); }
 
-    // Runs the statement once (an INSERT or UPDATE: no rows back) and resets it for the next binding;
-    // false and lastError() when SQLite refused.
+    // Runs the statement once (an INSERT or UPDATE: no rows back) and resets it for the next run, its
+    // bindings kept (bind every position anew); false and lastError() when SQLite refused.
     bool exec();
     QSqlError lastError() const { return m_error; }
 
