@@ -59,7 +59,9 @@ void SimConnection::onReadyRead()
 {
     if (m_closing)
         return;
+    const qsizetype before = m_buffer.size();
     m_buffer.append(m_socket->readAll());
+    m_handler.bytesReceived(m_buffer.size() - before);
     m_keepAlive.stop();
     processBuffer();
 }

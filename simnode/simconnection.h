@@ -28,6 +28,8 @@ public:
         // The connection is gone (client closed, error, or our own close). exchangeOpen: a request was
         // still unanswered. Called once; the handler then deletes the connection (deleteLater).
         virtual void connectionClosed(SimConnection &connection, bool exchangeOpen) = 0;
+        // Bytes read from the client, as they arrive: requests not yet complete included.
+        virtual void bytesReceived(qint64 bytes) { Q_UNUSED(bytes); }
 
     protected:
         ~Handler() = default;

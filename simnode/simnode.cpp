@@ -118,6 +118,7 @@ SimNode::Counters SimNode::counters() const
     c.running = s.running.load();
     c.waiting = s.waiting.load();
     c.openConnections = s.openConnections.load();
+    c.bytesReceived = s.bytesReceived.load();
     c.promptTokens = s.promptTokens.load();
     c.cachedPromptTokens = s.cachedPromptTokens.load();
     c.generationTokens = s.generationTokens.load();

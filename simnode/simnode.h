@@ -55,6 +55,7 @@ public:
         int running = 0;             // sequences in the batch (prefill + decode)
         int waiting = 0;             // sequences queued beyond max-num-seqs or the KV cache
         int openConnections = 0;
+        qint64 bytesReceived = 0;    // from clients, as they arrive: a request's body still on its way included
         qint64 promptTokens = 0;
         qint64 cachedPromptTokens = 0; // of promptTokens, served by the prefix cache
         qint64 generationTokens = 0;

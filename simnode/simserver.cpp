@@ -768,6 +768,7 @@ QByteArray SimServer::statsJson() const
     j["running"] = m_model.running();
     j["waiting"] = m_model.waiting();
     j["open_connections"] = int(m_connections.size());
+    j["bytes_received"] = m_shared.bytesReceived.load();
     j["prompt_tokens"] = m_shared.promptTokens.load();
     j["generation_tokens"] = m_shared.generationTokens.load();
     j["cached_prompt_tokens"] = m_shared.cachedPromptTokens.load();

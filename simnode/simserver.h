@@ -38,6 +38,7 @@ struct SharedState
     std::atomic<int> running{0};
     std::atomic<int> waiting{0};
     std::atomic<int> openConnections{0};
+    std::atomic<qint64> bytesReceived{0};
     std::atomic<qint64> promptTokens{0};
     std::atomic<qint64> cachedPromptTokens{0}; // of promptTokens, served by the prefix cache
     std::atomic<qint64> generationTokens{0};
@@ -80,6 +81,7 @@ private:
 
     void handleRequest(SimConnection &connection, http::Request request) override;
     void connectionClosed(SimConnection &connection, bool exchangeOpen) override;
+    void bytesReceived(qint64 bytes) override { m_shared.bytesReceived += bytes; }
 
     void onNewConnection();
     void dispatch(SimConnection &connection, const http::Request &request);

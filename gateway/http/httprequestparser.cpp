@@ -280,6 +280,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
         // Reserve only a little up front: a client announcing 32 MiB must send it before we hold it.
         m_request.body.reserve(std::min<qsizetype>(contentLength, 256 * 1024));
         m_bodyRemaining = contentLength;
+        m_bodyLength = contentLength;
         m_state = State::FixedBody;
         return Status::NeedMore;
     }

@@ -12,6 +12,8 @@
 #include "chunkeddecoder.h"
 #include "httptypes.h"
 
+#include <utility>
+
 namespace switchyard::http {
 
 class RequestParser final
@@ -42,6 +44,11 @@ public:
     // The request being parsed (head available once inBody()), and after Complete the finished one.
     const Request &current() const { return m_request; }
     Request takeRequest();
+    // In the body of a request with a Content-Length: its length, else -1 (no body yet, or chunked).
+    qsizetype fixedBodyLength() const { return m_state == State::FixedBody ? m_bodyLength : -1; }
+    // The body bytes read since the last call, for a request whose body goes on as it arrives: what
+    // the parser holds is then only what arrived since. The rest comes with takeRequest() at Complete.
+    QByteArray takeBodySoFar() { return std::exchange(m_request.body, QByteArray()); }
     const Error &error() const { return m_error; }
 
 private:
@@ -54,6 +61,7 @@ private:
     State m_state = State::Head;
     qsizetype m_scanFrom = 0; // where to resume looking for the end of the header block
     qsizetype m_bodyRemaining = 0;
+    qsizetype m_bodyLength = 0; // a Content-Length body's
     ChunkedDecoder m_chunked;
     Request m_request;
     Error m_error;

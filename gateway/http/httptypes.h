@@ -41,6 +41,9 @@ struct Request
     QByteArray head; // the head's bytes (header names lower-cased): `headers` points into it
     Headers headers;
     QByteArray body;
+    // Dispatched at its head, before its body arrived (an upload, proxy/uploadexchange): the body's
+    // length; its bytes reach the exchange through Exchange::requestBodyArrived. 0 otherwise.
+    qsizetype bodyArriving = 0;
     bool keepAlive = true;
     bool expectContinue = false;
     bool fromLoopback = false; // set by the server from the peer address

@@ -176,9 +176,21 @@ const MultipartPart *MultipartForm::part(QByteArrayView name) const
     return nullptr;
 }
 
-std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayView boundary,
-                                                MultipartError *error)
+namespace {
+
+// The one reader behind both: `whole` says whether running out of bytes is an error (the whole body)
+// or only where the prefix ends (the form so far, incomplete).
+std::optional<MultipartForm> readForm(QByteArrayView body, QByteArrayView boundary, bool whole,
+                                      MultipartError *error)
 {
+    const auto soFar = [whole, error](MultipartForm &form, const char *message) -> std::optional<MultipartForm> {
+        if (whole) {
+            fail(error, message);
+            return std::nullopt;
+        }
+        form.complete = false;
+        return std::move(form);
+    };
     if (boundary.isEmpty()) {
         fail(error, "the multipart boundary is empty");
         return std::nullopt;
@@ -187,21 +199,25 @@ std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayV
     const QByteArrayView dash = QByteArrayView(delimiter).sliced(2); // the first may open the body
     // pos: where "--boundary" of the next delimiter starts.
     qsizetype pos = 0;
+    MultipartForm form;
     if (!body.startsWith(dash)) {
         const qsizetype first = body.indexOf(delimiter); // a preamble before the first delimiter
         if (first < 0) {
-            fail(error, "the body does not contain the boundary from Content-Type");
-            return std::nullopt;
+            // A prefix: the preamble or the first delimiter may still be arriving.
+            return soFar(form, "the body does not contain the boundary from Content-Type");
         }
         pos = first + 2;
     }
-    MultipartForm form;
     for (;;) {
         qsizetype at = pos + dash.size();
+        if (at + 2 > body.size() && !whole)
+            return soFar(form, nullptr); // what follows the delimiter has not arrived
         if (body.sliced(at).startsWith("--"))
             return form; // the closing delimiter; an epilogue after it is ignored (RFC 2046)
         while (at < body.size() && (body[at] == ' ' || body[at] == '\t'))
             ++at; // transport padding
+        if (at + 2 > body.size() && !whole)
+            return soFar(form, nullptr);
         if (!body.sliced(at).startsWith("\r\n")) {
             fail(error, "a boundary delimiter is not followed by CRLF");
             return std::nullopt;
@@ -213,6 +229,8 @@ std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayV
         const qsizetype headersStart = at + 2;
         MultipartPart part;
         qsizetype valueStart = 0;
+        if (!whole && headersStart + 2 > body.size())
+            return soFar(form, nullptr);
         if (body.sliced(headersStart).startsWith("\r\n")) {
             valueStart = headersStart + 2; // no headers at all: readPartHeaders says what is missing
         } else {
@@ -220,6 +238,8 @@ std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayV
             // end.
             const qsizetype reach = std::min(body.size(), headersStart + MaxPartHeaderBytes + 4);
             const qsizetype headEnd = indexOfHeadEnd(body.first(reach), headersStart);
+            if (headEnd < 0 && reach == body.size() && !whole)
+                return soFar(form, nullptr); // the headers are still arriving
             if (headEnd < 0 || headEnd - headersStart > MaxPartHeaderBytes) {
                 const bool cut = headEnd < 0 && reach < body.size();
                 fail(error,
@@ -232,13 +252,30 @@ std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayV
             return std::nullopt;
         const qsizetype next = body.indexOf(delimiter, valueStart);
         if (next < 0) {
-            fail(error, "the body ends before the closing boundary");
-            return std::nullopt;
+            if (!whole) {
+                part.value = {valueStart, -1};
+                form.arriving = std::move(part);
+            }
+            return soFar(form, "the body ends before the closing boundary");
         }
         part.value = {valueStart, next};
         form.parts.push_back(std::move(part));
         pos = next + 2;
     }
+}
+
+} // namespace
+
+std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayView boundary,
+                                                MultipartError *error)
+{
+    return readForm(body, boundary, true, error);
+}
+
+std::optional<MultipartForm> parseMultipartPrefix(QByteArrayView prefix, QByteArrayView boundary,
+                                                  MultipartError *error)
+{
+    return readForm(prefix, boundary, false, error);
 }
 
 } // namespace switchyard::http

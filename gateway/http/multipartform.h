@@ -38,6 +38,10 @@ struct MultipartPart
 struct MultipartForm
 {
     std::vector<MultipartPart> parts;
+    // Read from a prefix of the body (parseMultipartPrefix): false until the closing delimiter arrived,
+    // and the part whose headers arrived but whose value has not ended yet (its value.end is -1).
+    bool complete = true;
+    std::optional<MultipartPart> arriving;
     // The first part with this name, or nullptr.
     const MultipartPart *part(QByteArrayView name) const;
 };
@@ -53,5 +57,11 @@ constexpr qsizetype MaxPartHeaderBytes = 8 * 1024;
 // Parses the whole body. The value spans index into body.
 std::optional<MultipartForm> parseMultipartForm(QByteArrayView body, QByteArrayView boundary,
                                                 MultipartError *error = nullptr);
+
+// Parses as much of a body as has arrived: the parts that ended, and the one arriving. An error only
+// for what no further byte could mend; a body that stops short is incomplete, not wrong. An upload is
+// routed from this while its audio is still on the way (proxy/uploadexchange).
+std::optional<MultipartForm> parseMultipartPrefix(QByteArrayView prefix, QByteArrayView boundary,
+                                                  MultipartError *error = nullptr);
 
 } // namespace switchyard::http

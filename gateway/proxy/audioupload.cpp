@@ -1,16 +1,16 @@
 #include "proxy/audioupload.h"
 
-#include "http/multipartform.h"
 #include "proxy/dispatcher.h"
 #include "proxy/keyadmission.h"
 #include "proxy/routehandlers.h"
 #include "proxy/statusapi.h"
+#include "proxy/uploadexchange.h"
 
 #include <QDateTime>
 
 using namespace Qt::Literals::StringLiterals;
 
-namespace switchyard::proxy::handlers {
+namespace switchyard::proxy {
 
 namespace {
 
@@ -28,36 +28,27 @@ bool formTrue(QByteArrayView v)
 
 } // namespace
 
-Dispatch audioUpload(const Route &route, const http::Request &request, const ExchangeContext &context, ResponseSink *sink)
+LocalResponse malformedForm(const QByteArray &problem)
 {
-    if (context.control && context.control->runState && context.control->runState->isPaused())
-        return answer(gatewayPausedResponse());
-    const std::optional<QByteArray> boundary = http::multipartBoundary(request.header("content-type"));
-    if (!boundary) {
-        return answer(errorResponse(400,
-                                    u"The request body must be multipart/form-data with a boundary"
-                                    u" (Content-Type: multipart/form-data; boundary=…)"_s,
-                                    "invalid_content_type"));
-    }
-    http::MultipartError problem;
-    const std::optional<http::MultipartForm> form =
-        http::parseMultipartForm(request.body, *boundary, &problem);
-    if (!form) {
-        return answer(errorResponse(
-            400, u"The multipart/form-data body is malformed: "_s % QString::fromUtf8(problem.message),
-            "invalid_multipart"));
-    }
-    const http::MultipartPart *modelPart = form->part("model");
+    return errorResponse(400, u"The multipart/form-data body is malformed: "_s % QString::fromUtf8(problem),
+                         "invalid_multipart");
+}
+
+Dispatch routeUpload(const Route &route, const http::Request &request, const QByteArray &body,
+                     const http::MultipartForm &form, qsizetype bodyToCome, qint64 startedMsSinceEpoch,
+                     const ExchangeContext &context, ResponseSink *sink)
+{
+    const http::MultipartPart *modelPart = form.part("model");
     const QByteArray model = modelPart && !modelPart->hasFilename
-                                 ? partValue(request.body, *modelPart).trimmed().toByteArray()
+                                 ? partValue(body, *modelPart).trimmed().toByteArray()
                                  : QByteArray();
     if (model.isEmpty())
         return answer(errorResponse(400, u"Missing required form field 'model'"_s, "missing_model", "model"));
-    const http::MultipartPart *streamPart = form->part("stream");
-    const bool stream = streamPart && formTrue(partValue(request.body, *streamPart));
+    const http::MultipartPart *streamPart = form.part("stream");
+    const bool stream = streamPart && formTrue(partValue(body, *streamPart));
 
     const config::RequestKind kind = requestKind(route, stream);
-    auto primary = buildTarget(*context.table, model, kind);
+    auto primary = handlers::buildTarget(*context.table, model, kind);
     if (!primary)
         return answer(primary.error());
     std::vector<Target> targets;
@@ -67,20 +58,21 @@ Dispatch audioUpload(const Route &route, const http::Request &request, const Exc
         return answer(std::move(*refused));
 
     stats::RequestRecord record;
-    record.startedMsSinceEpoch = QDateTime::currentMSecsSinceEpoch();
+    record.startedMsSinceEpoch = startedMsSinceEpoch;
     record.method = request.method;
     record.path = request.path;
     record.model = QString::fromUtf8(model);
     record.stream = stream;
     // The model's bytes are cut out; each attempt splices its own (raw: a form field is no JSON string).
-    http::BodyTemplate body;
-    body.before = request.body.first(modelPart->value.begin);
-    body.after = request.body.sliced(modelPart->value.end);
-    body.hasModel = true;
-    body.quoteModel = false;
-    auto exchange = std::make_unique<ProxyExchange>(context, sink, request.path, std::move(body),
+    http::BodyTemplate spliced;
+    spliced.before = body.first(modelPart->value.begin);
+    spliced.after = body.sliced(modelPart->value.end);
+    spliced.hasModel = true;
+    spliced.quoteModel = false;
+    auto exchange = std::make_unique<ProxyExchange>(context, sink, request.path, std::move(spliced),
                                                     std::move(targets), stream, std::move(record));
     exchange->setRequestContentType(request.header("content-type").toByteArray());
+    exchange->expectMoreBody(bodyToCome);
     if (hold)
         exchange->chargeTo(std::move(*hold));
     Dispatch d;
@@ -88,4 +80,35 @@ Dispatch audioUpload(const Route &route, const http::Request &request, const Exc
     return d;
 }
 
-} // namespace switchyard::proxy::handlers
+namespace handlers {
+
+Dispatch audioUpload(const Route &route, const http::Request &request, const ExchangeContext &context,
+                     ResponseSink *sink)
+{
+    if (context.control && context.control->runState && context.control->runState->isPaused())
+        return answer(gatewayPausedResponse());
+    std::optional<QByteArray> boundary = http::multipartBoundary(request.header("content-type"));
+    if (!boundary) {
+        return answer(errorResponse(400,
+                                    u"The request body must be multipart/form-data with a boundary"
+                                    u" (Content-Type: multipart/form-data; boundary=…)"_s,
+                                    "invalid_content_type"));
+    }
+    const qint64 startedMs = QDateTime::currentMSecsSinceEpoch();
+    if (request.bodyArriving > 0) {
+        Dispatch d;
+        d.exchange =
+            std::make_unique<UploadExchange>(route, request, std::move(*boundary), startedMs, context, sink);
+        return d;
+    }
+    http::MultipartError problem;
+    const std::optional<http::MultipartForm> form =
+        http::parseMultipartForm(request.body, *boundary, &problem);
+    if (!form)
+        return answer(malformedForm(problem.message));
+    return routeUpload(route, request, request.body, *form, 0, startedMs, context, sink);
+}
+
+} // namespace handlers
+
+} // namespace switchyard::proxy

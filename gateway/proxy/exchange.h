@@ -19,6 +19,14 @@ public:
     ~Exchange() override = default;
 
     virtual void start() = 0;
+    // A request dispatched at its head (http::Request::bodyArriving): the next bytes of its body, and
+    // whether they are the last. Called after start(); once the exchange has finished, the connection
+    // reads the rest of the body and drops it.
+    virtual void requestBodyArrived(QByteArrayView piece, bool complete)
+    {
+        Q_UNUSED(piece);
+        Q_UNUSED(complete);
+    }
     // The client disconnected: stop everything now, including retries and waits.
     virtual void clientGone() = 0;
     // The client's socket took some output; continue if we had paused.

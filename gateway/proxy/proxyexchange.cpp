@@ -290,7 +290,7 @@ void ProxyExchange::startAttempt(bool forceFresh)
     const routing::Endpoint &ep = node.endpoint;
     const Target &target = m_targets[m_targetIndex];
     const QByteArrayView model = target.route.upstreamModel;
-    const qsizetype bodySize = m_body.sizeWithModel(model);
+    const qsizetype bodySize = m_body.sizeWithModel(model) + m_bodyToCome;
 
     // The request to the node built in one buffer: head, then the body with this attempt's model
     // spliced in (no body-sized copy between them).
@@ -337,16 +337,40 @@ void ProxyExchange::startAttempt(bool forceFresh)
     const bool connected = m_connection->isConnected();
     m_phase = connected ? Phase::AwaitingHead : Phase::Connecting;
     const config::GatewaySettings &settings = m_ctx.table->config().settings;
-    if (connected) {
-        const int headerTimeout = settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
-                                                                       : timeoutFor(node.provider);
-        startPhaseTimer(headerTimeout);
-    } else {
-        startPhaseTimer(std::max(1, settings.connectTimeoutMs));
-    }
-    if (!m_stream)
+    m_totalTimer.stop();
+    if (!m_stream && m_bodyToCome == 0)
         startTotalTimer(timeoutFor(node.provider));
+    if (connected)
+        awaitAnswer();
+    else
+        startPhaseTimer(std::max(1, settings.connectTimeoutMs));
     m_connection->send(std::move(req), this);
+}
+
+void ProxyExchange::awaitAnswer()
+{
+    if (m_bodyToCome > 0) {
+        // An upload still arriving: the client connection's body deadline bounds it until its end.
+        m_phaseTimer.stop();
+        return;
+    }
+    const config::GatewaySettings &settings = m_ctx.table->config().settings;
+    startPhaseTimer(settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
+                                                         : timeoutFor(m_node->provider));
+    if (!m_stream && !m_totalTimer.isActive())
+        startTotalTimer(timeoutFor(m_node->provider));
+}
+
+void ProxyExchange::requestBodyArrived(QByteArrayView piece, bool complete)
+{
+    Q_UNUSED(complete); // the count of bytes to come says it
+    m_body.after.append(piece);
+    m_bodyToCome -= piece.size();
+    if (!m_connection)
+        return; // between attempts: the next one sends it with the rest
+    m_connection->sendMore(piece);
+    if (m_bodyToCome == 0 && m_phase == Phase::AwaitingHead)
+        awaitAnswer();
 }
 
 void ProxyExchange::upstreamConnected()
@@ -354,9 +378,7 @@ void ProxyExchange::upstreamConnected()
     if (m_phase != Phase::Connecting)
         return;
     m_phase = Phase::AwaitingHead;
-    const config::GatewaySettings &settings = m_ctx.table->config().settings;
-    startPhaseTimer(settings.responseHeaderTimeoutMs > 0 ? settings.responseHeaderTimeoutMs
-                                                         : timeoutFor(m_node->provider));
+    awaitAnswer();
 }
 
 void ProxyExchange::upstreamHead(const http::ResponseParser &response)
@@ -380,6 +402,13 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
         m_targets[m_targetIndex].route.recordServedBy(*m_node);
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");
+    if (m_sse && !m_stream) {
+        // An event stream is a stream, whatever the request seemed to ask (an upload's `stream` field
+        // sent after its audio, read only by the node): idle timeout per event, no total timeout.
+        m_stream = true;
+        m_record.stream = true;
+        m_totalTimer.stop();
+    }
     m_filterUsage = m_usageAsked && m_sse;
     QByteArray headers;
     headers.reserve(160 + m_rateLimitHeaders.size());
@@ -458,8 +487,9 @@ void ProxyExchange::upstreamFinished()
 {
     m_phaseTimer.stop();
     m_totalTimer.stop();
+    // A node that answered before the whole upload reached it may still be reading it: not reused.
     if (m_phase == Phase::DrainingError) {
-        releaseConnection(true);
+        releaseConnection(m_bodyToCome == 0);
         const QString said = upstreamErrorMessage(m_errorBody);
         // A 429 is the node protecting itself, not a broken node: fail over, but do not eject it.
         attemptFailed(u"HTTP "_s % QString::number(m_errorStatus) %
@@ -471,7 +501,7 @@ void ProxyExchange::upstreamFinished()
         return;
     m_node->runtime->counters.latencyMsSum.fetch_add(m_attemptClock.elapsed(), std::memory_order_relaxed);
     m_node->runtime->latency.record(m_attemptClock.elapsed());
-    releaseConnection(true);
+    releaseConnection(m_bodyToCome == 0);
     m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
     if (m_forgetIds && m_record.status >= 200 && m_record.status < 300)
         m_forgetIds->forget(m_forgetId); // the node deleted it: a later GET gets the gateway's 404

@@ -94,6 +94,12 @@ public:
     // The request came with a virtual key and was admitted: its tokens are charged to the key when it
     // ends, and its answer carries the key's x-ratelimit-* headers, as OpenAI's answers do.
     void chargeTo(KeyHold hold);
+    // An upload forwarded while it arrives (proxy/uploadexchange): the body given to the constructor is
+    // what has arrived, `bytes` more follow through requestBodyArrived(). Each attempt sends what has arrived
+    // and then each piece as it comes; the node's answer is awaited (the response header and request
+    // timeouts) from the body's last byte on, and a node that answers before it is not reused.
+    void expectMoreBody(qsizetype bytes) { m_bodyToCome = bytes; }
+    void requestBodyArrived(QByteArrayView piece, bool complete) override;
     // The body is not JSON (an audio upload's multipart form): the Content-Type the node is sent.
     void setRequestContentType(QByteArray contentType) { m_contentType = std::move(contentType); }
 
@@ -135,6 +141,8 @@ private:
     void attemptFailed(const QString &what, bool timeout, bool nodeAtFault = true);
     void timerEvent(QTimerEvent *event) override;
     void startPhaseTimer(int ms);
+    // The node has the whole request: its answer's time starts (response header and request timeouts).
+    void awaitAnswer();
     void startTotalTimer(int ms);
     void onPhaseTimeout();
     void onTotalTimeout();
@@ -211,6 +219,7 @@ private:
     qint64 m_countedCompletion = 0;
     bool m_usageAsked = false;
     std::optional<keys::KeyCharge> m_charge;
+    qsizetype m_bodyToCome = 0; // of the request's body, still arriving from the client (expectMoreBody)
     qint64 m_bodyLeft = -1; // bytes of a Content-Length answer still to come; -1: framed otherwise
     QByteArray m_rateLimitHeaders;
     bool m_filterUsage = false; // m_usageAsked and the node answered with an event stream

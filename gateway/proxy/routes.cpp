@@ -26,8 +26,8 @@ constexpr Route RouteTable[] = {
     // JSON ones are proxied as embeddings are. Bifrost's allowed_requests keys where it has one
     // (transcription, rerank); Switchyard's own where not (translation, tokenize for /detokenize too,
     // score, pooling, classify), so a provider can be kept to the work its model does.
-    {Post, "/v1/audio/transcriptions", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Transcription, K::TranscriptionStream}},
-    {Post, "/v1/audio/translations", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Translation, K::TranslationStream}},
+    {Post, "/v1/audio/transcriptions", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Transcription, K::TranscriptionStream}, true},
+    {Post, "/v1/audio/translations", false, Access::Client, true, &handlers::audioUpload, Kinds{K::Translation, K::TranslationStream}, true},
     {Post, "/tokenize", false, Access::Client, true, &handlers::proxied, Kinds{K::Tokenize, K::Tokenize}},
     {Post, "/detokenize", false, Access::Client, true, &handlers::proxied, Kinds{K::Tokenize, K::Tokenize}},
     {Post, "/v1/rerank", false, Access::Client, true, &handlers::proxied, Kinds{K::Rerank, K::Rerank}},
@@ -132,6 +132,12 @@ config::RequestKind requestKind(const Route &route, bool stream)
 {
     Q_ASSERT(route.kinds);
     return stream ? route.kinds->streamed : route.kinds->plain;
+}
+
+bool takesBodyAsItArrives(QByteArrayView method, QByteArrayView path)
+{
+    const Route *r = findRoute(path);
+    return r && r->bodyAsItArrives && (r->methods & methodFromName(method)) != 0;
 }
 
 bool countsAsClientTraffic(QByteArrayView path)

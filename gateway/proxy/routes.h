@@ -71,6 +71,9 @@ struct Route
     bool clientTraffic; // counted in requests/s and written to the request log
     RouteHandler handler;
     std::optional<RequestKinds> kinds = std::nullopt; // proxied routes only
+    // The handler is called at the request's head and takes the body as it arrives (an upload sent
+    // on to a node while it comes; a Content-Length body only). The others get the whole body.
+    bool bodyAsItArrives = false;
 };
 
 // The allowed_requests flag of a request on a proxied route.
@@ -87,6 +90,9 @@ QByteArray allowedMethods(const Route &route);
 // "/v1/chat/completions, /v1/completions, /v1/embeddings and /v1/models": the client endpoints, for
 // the message of a 404.
 QString servedEndpoints();
+
+// Whether a request with this method and path is dispatched at its head (Route::bodyAsItArrives).
+bool takesBodyAsItArrives(QByteArrayView method, QByteArrayView path);
 
 // Whether a request on this path counts as client traffic. Unknown paths do: a client asked for them.
 bool countsAsClientTraffic(QByteArrayView path);

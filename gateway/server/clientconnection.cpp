@@ -206,7 +206,7 @@ void ClientConnection::onReadyRead()
         processBuffer(); // nothing while busy: answered in order, the next request after this response
         return;
     }
-    if (m_closing || isBusy())
+    if (m_closing || (isBusy() && !m_bodyArriving))
         return; // answered in order: the next request is read after this response
     m_in.append(m_socket->readAll());
     processBuffer();
@@ -214,7 +214,8 @@ void ClientConnection::onReadyRead()
 
 void ClientConnection::processBuffer()
 {
-    while (!m_closing && !isBusy() && !m_in.isEmpty()) {
+    // An upload's body is read on while its exchange runs (or after it answered early, to be dropped).
+    while (!m_closing && (!isBusy() || m_bodyArriving) && !m_in.isEmpty()) {
         if (m_requestStartMs < 0) {
             m_requestStartMs = nowMs();
             m_deadlineMs = m_requestStartMs + m_ctx->settings().headerTimeoutMs;
@@ -236,17 +237,55 @@ void ClientConnection::processBuffer()
                     if (!send({"HTTP/1.1 100 Continue\r\n\r\n"}))
                         return;
                 }
+                if (!wasInBody && !m_bodyArriving && m_parser.fixedBodyLength() > 0
+                    && proxy::takesBodyAsItArrives(m_parser.current().method, m_parser.current().path)) {
+                    startRequestAtHead();
+                    if (m_closing)
+                        return;
+                }
+                if (m_bodyArriving)
+                    passBodyOn(m_parser.takeBodySoFar(), false);
             }
             return;
         }
         m_sentContinue = false;
+        if (m_bodyArriving) {
+            passBodyOn(m_parser.takeRequest().body, true);
+            continue; // a pipelined request waits in the loop's condition until the exchange is done
+        }
         handleRequest(m_parser.takeRequest());
     }
+}
+
+void ClientConnection::startRequestAtHead()
+{
+    http::Request head = m_parser.current(); // its body so far follows through passBodyOn
+    head.body.clear();
+    head.bodyArriving = m_parser.fixedBodyLength();
+    m_bodyArriving = true; // before dispatching: an answer given at once resumes reading the body
+    handleRequest(std::move(head));
+    if (m_bodyArriving && !m_closing) { // (an answer given at once may have read the whole body already)
+        m_requestStartMs = nowMs(); // the body is still a request being received (checkDeadline)
+        m_deadlineMs = m_requestStartMs + m_ctx->settings().headerTimeoutMs;
+    }
+}
+
+void ClientConnection::passBodyOn(QByteArray piece, bool complete)
+{
+    if (complete) {
+        m_bodyArriving = false;
+        m_requestStartMs = -1;
+        // From here the exchange's own timeouts run, or the connection idles for the next request.
+        m_deadlineMs = m_exchange ? 0 : nowMs() + m_ctx->settings().idleTimeoutMs;
+    }
+    if (m_exchange && (!piece.isEmpty() || complete))
+        m_exchange->requestBodyArrived(piece, complete);
 }
 
 void ClientConnection::handleRequest(http::Request request)
 {
     m_deadlineMs = 0; // the exchange has its own timeouts
+    m_responseBegun = false;
     m_finishedExchange.reset(); // the previous request's; no longer on any stack
     m_keepAlive = request.keepAlive && !m_ctx->draining;
     m_http10 = request.versionMinor == 0;
@@ -344,6 +383,7 @@ void ClientConnection::sendResponseHead(int status, const QByteArray &headerLine
 {
     if (m_closing)
         return;
+    m_responseBegun = true;
     const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_ctx->draining;
     QByteArray head;
     head.reserve(192 + headerLines.size());
@@ -437,7 +477,8 @@ void ClientConnection::exchangeFinished(proxy::Exchange *exchange)
     m_finishedExchange = std::move(m_exchange);
     const bool open = m_plain ? m_plain->isOpen() : m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
     if (!m_closing && !m_closeAfterResponse && open) {
-        m_deadlineMs = nowMs() + m_ctx->settings().idleTimeoutMs;
+        // An upload answered before its body was all read: the rest must still come, then is dropped.
+        m_deadlineMs = nowMs() + (m_bodyArriving ? m_ctx->settings().headerTimeoutMs : m_ctx->settings().idleTimeoutMs);
         // A pipelined request that arrived while we were busy is already buffered, and no readyRead will
         // announce it again: continue with it from the event loop. Otherwise the next readyRead brings
         // the next request, and there is nothing to post.
@@ -474,6 +515,20 @@ void ClientConnection::checkDeadline(qint64 now)
     if (m_closing) { // a response that the client would not read in time
         closeConnection();
         return;
+    }
+    if (m_bodyArriving) {
+        // An upload that stopped coming: its node is told (the exchange stops), and the client is
+        // answered 408 unless an answer already began.
+        if (m_exchange) {
+            auto ex = std::move(m_exchange);
+            ex->clientGone();
+            ex.release()->deleteLater();
+        }
+        m_bodyArriving = false;
+        if (m_responseBegun) {
+            closeConnection();
+            return;
+        }
     }
     if (m_requestStartMs >= 0) {
         failParse(408, "request not received in time");

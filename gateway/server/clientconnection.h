@@ -73,6 +73,10 @@ private:
     void onDisconnected();
     void processBuffer();
     void handleRequest(http::Request request);
+    // An upload dispatched at its head (proxy::takesBodyAsItArrives): its body goes on as it arrives.
+    void startRequestAtHead();
+    // Hands the body bytes the parser read to the exchange (or drops them once it has finished).
+    void passBodyOn(QByteArray piece, bool complete);
     void sendLocal(int status, const QByteArray &headerLines, const QByteArray &body);
     void failParse(int status, const QByteArray &message);
     void closeAfterWrite();
@@ -101,6 +105,8 @@ private:
     bool m_closeAfterResponse = false;
     bool m_closing = false;
     bool m_sentContinue = false;
+    bool m_bodyArriving = false;   // the request was dispatched at its head and its body still comes
+    bool m_responseBegun = false;  // a response head went out for the request being answered
     bool m_closedEmitted = false;
     bool m_peerIsLoopback = false; // looked up once per connection, not per request
     qint64 m_deadlineMs = 0;       // 0 = none (a response is in progress)

@@ -101,9 +101,20 @@ void UpstreamConnection::onConnected()
         m_listener->upstreamConnected();
 }
 
-bool UpstreamConnection::writeRequest(const QByteArray &request)
+void UpstreamConnection::sendMore(QByteArrayView bytes)
 {
-    const qint64 written = m_socket->write(request);
+    if (!m_listener || m_broken || bytes.isEmpty())
+        return;
+    if (!isConnected() || !m_pendingRequest.isEmpty()) { // (TLS: connected, the handshake still going)
+        m_pendingRequest.append(bytes); // goes out with the head once connected
+        return;
+    }
+    writeRequest(bytes);
+}
+
+bool UpstreamConnection::writeRequest(QByteArrayView request)
+{
+    const qint64 written = m_socket->write(request.data(), request.size());
     if (written < 0 && net::isUnbuffered(m_socket)) {
         // The node has closed this connection: a buffered socket would say so itself (errorOccurred), an
         // unbuffered one only through this result. Nothing of the request was taken.

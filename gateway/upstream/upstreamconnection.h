@@ -67,6 +67,9 @@ public:
 
     // Sends a request; the listener gets the response. Connects first when needed.
     void send(QByteArray request, UpstreamListener *listener);
+    // More of the current request's body, for a request sent before its body had all arrived (an
+    // upload forwarded as it comes): written now, or after the connect with the rest.
+    void sendMore(QByteArrayView bytes);
     // Stops delivering to the listener and closes the socket (the response is abandoned).
     void abort();
     // When the client cannot keep up, stop reading the node until resume(): TCP pushes back on it.
@@ -81,7 +84,7 @@ private:
     void onConnected();
     void onReadyRead();
     void processInput(); // the response bytes in m_in, to the listener
-    bool writeRequest(const QByteArray &request); // false when the node had closed the connection
+    bool writeRequest(QByteArrayView request); // false when the node had closed the connection
     void onDisconnected();
     void onSocketError();
     void fail(UpstreamErrorKind kind, const QString &message, const UntrustedCertificate &untrusted = {});

@@ -1,7 +1,9 @@
 // libFuzzer target: multipart/form-data (gateway/http/multipartform), which every audio upload goes
 // through before routing. Input: a Content-Type line, then the body. Properties: value spans lie inside
-// the body, in order and without overlap; every part has a name; the parts stay within MaxParts; and
-// splicing a new `model` value into the body, as pins do, parses back to the same parts with that value.
+// the body, in order and without overlap; every part has a name; the parts stay within MaxParts;
+// splicing a new `model` value into the body, as pins do, parses back to the same parts with that value;
+// and read as it arrives (parseMultipartPrefix), a prefix is refused only when the whole body is, and the
+// parts it read are the whole body's first ones.
 
 #include "fuzzsplit.h"
 #include "http/multipartform.h"
@@ -25,6 +27,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     FUZZ_ASSERT(!boundary->isEmpty() && boundary->size() <= 70);
     http::MultipartError error;
     const std::optional<http::MultipartForm> form = http::parseMultipartForm(body, *boundary, &error);
+    for (int k = 1; k <= 8; ++k) {
+        const qsizetype cut = body.size() * k / 8;
+        const std::optional<http::MultipartForm> prefix = http::parseMultipartPrefix(body.first(cut), *boundary);
+        if (!prefix) {
+            FUZZ_ASSERT(!form); // what a prefix refuses, no further byte can mend
+            continue;
+        }
+        FUZZ_ASSERT(!prefix->complete || (form && prefix->parts.size() == form->parts.size()));
+        if (form) {
+            FUZZ_ASSERT(prefix->parts.size() <= form->parts.size());
+            for (size_t i = 0; i < prefix->parts.size(); ++i)
+                FUZZ_ASSERT(prefix->parts[i].value.begin == form->parts[i].value.begin &&
+                            prefix->parts[i].value.end == form->parts[i].value.end);
+        }
+    }
     if (!form) {
         FUZZ_ASSERT(!error.message.isEmpty());
         return 0;

@@ -1,5 +1,6 @@
 // multipart/form-data as audio uploads send it (gateway/http/multipartform): the boundary from the
-// Content-Type, the parts' names and value spans, and the bodies that must be refused.
+// Content-Type, the parts' names and value spans, the bodies that must be refused, and a form read as
+// it arrives (every prefix of a good form reads without error; a bad one is refused once it shows).
 #include "http/multipartform.h"
 
 #include <QTest>
@@ -144,6 +145,53 @@ private slots:
         MultipartError e;
         QVERIFY(!parseMultipartForm(body, "b", &e));
         QVERIFY2(e.message.contains(says), e.message.constData());
+    }
+
+    void aFormReadsAsItArrives()
+    {
+        const QByteArray body = sdkForm("b", QByteArray("RIFF\r\n--\x00audio", 13).repeated(20));
+        const auto whole = parseMultipartForm(body, "b");
+        QVERIFY(whole);
+        size_t seen = 0;
+        const qsizetype closed = body.lastIndexOf("--b--") + 5; // what follows is an epilogue
+        for (qsizetype n = 0; n <= body.size(); ++n) {
+            MultipartError e;
+            const auto prefix = parseMultipartPrefix(body.first(n), "b", &e);
+            QVERIFY2(prefix, QByteArray(QByteArray::number(n) + ": " + e.message).constData());
+            QCOMPARE(prefix->complete, n >= closed);
+            // Parts only ever grow, each as the whole form reads it, once its next delimiter arrived.
+            QVERIFY(prefix->parts.size() >= seen);
+            seen = prefix->parts.size();
+            for (size_t i = 0; i < prefix->parts.size(); ++i) {
+                QCOMPARE(prefix->parts[i].name, whole->parts[i].name);
+                QCOMPARE(prefix->parts[i].value.begin, whole->parts[i].value.begin);
+                QCOMPARE(prefix->parts[i].value.end, whole->parts[i].value.end);
+            }
+            if (prefix->arriving) {
+                QCOMPARE(prefix->arriving->name, whole->parts[prefix->parts.size()].name);
+                QCOMPARE(prefix->arriving->value.end, qsizetype(-1));
+            }
+        }
+        QCOMPARE(seen, whole->parts.size());
+        // While the audio arrives, the fields before it are known and the file part is the one arriving.
+        const auto midAudio = parseMultipartPrefix(body.first(body.indexOf("RIFF") + 3), "b");
+        QVERIFY(midAudio && midAudio->arriving);
+        QVERIFY(midAudio->arriving->hasFilename);
+        QCOMPARE(valueOf(body, *midAudio, "model"), QByteArray("whisper"));
+    }
+
+    void aPrefixIsRefusedOnlyForWhatNoByteCouldMend()
+    {
+        // Wrong whatever follows: refused as soon as it shows, as the whole body is.
+        const QByteArray noName = "--b\r\nContent-Disposition: form-data\r\n\r\nv";
+        MultipartError e;
+        QVERIFY(!parseMultipartPrefix(noName, "b", &e));
+        QVERIFY2(e.message.contains("no name"), e.message.constData());
+        QVERIFY(!parseMultipartPrefix("--b\nContent-Disposition", "b"));
+        // Not yet wrong: no boundary so far may be a preamble; headers may still end.
+        QVERIFY(parseMultipartPrefix("a preamble", "b"));
+        QVERIFY(parseMultipartPrefix("--b\r\nContent-Disposition: form-data; name=\"x", "b"));
+        QVERIFY(parseMultipartPrefix("--b\r\nContent-Disposition: form-data; name=x\r\n\r\nv\r\n--b  ", "b"));
     }
 
     void partsAreBounded()
