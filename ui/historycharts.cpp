@@ -1,9 +1,11 @@
 #include "historycharts.h"
 
 #include "chartaxis.h"
+#include "history/rollupcsv.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QHBoxLayout>
@@ -41,7 +43,7 @@ SpanSpec specOf(HistoryCharts::Span span)
 } // namespace
 
 HistoryCharts::HistoryCharts(QWidget *parent)
-    : QWidget(parent), m_status(new QLabel(this)), m_timer(new QTimer(this)),
+    : QWidget(parent), m_splitBox(new QComboBox(this)), m_status(new QLabel(this)), m_timer(new QTimer(this)),
       m_nowMs([] { return QDateTime::currentMSecsSinceEpoch(); })
 {
     m_status->setObjectName(u"historyChartsStatus"_s);
@@ -64,9 +66,23 @@ HistoryCharts::HistoryCharts(QWidget *parent)
     addLine(m_panels[2], u"latency"_s, tr("mean latency"), QColor(0x94, 0x67, 0xbd), true);
     addLine(m_panels[2], u"ttft"_s, tr("mean time to first token"), QColor(0xff, 0x7f, 0x0e), true);
 
+    m_splitBox->setObjectName(u"historySplit"_s);
+    m_splitBox->addItem(tr("The whole gateway"), int(history::RollupSplit::None));
+    m_splitBox->addItem(tr("Each node"), int(history::RollupSplit::Node));
+    m_splitBox->addItem(tr("Each model"), int(history::RollupSplit::Model));
+    m_splitBox->addItem(tr("Each key"), int(history::RollupSplit::Key));
+    connect(m_splitBox, &QComboBox::activated, this,
+            [this](int index) { setSplit(history::RollupSplit(m_splitBox->itemData(index).toInt())); });
+    auto *top = new QHBoxLayout();
+    auto *splitLabel = new QLabel(tr("Lines for:"), this);
+    splitLabel->setBuddy(m_splitBox);
+    top->addWidget(splitLabel);
+    top->addWidget(m_splitBox);
+    top->addWidget(m_status, 1);
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_status);
+    layout->addLayout(top);
     layout->addLayout(row, 1);
     layout->addStretch(0);
 
@@ -141,10 +157,20 @@ void HistoryCharts::setSpan(Span span)
     refresh();
 }
 
+void HistoryCharts::setSplit(history::RollupSplit split)
+{
+    m_split = split;
+    m_splitBox->setCurrentIndex(m_splitBox->findData(int(split)));
+    m_points.clear();
+    redraw();
+    refresh();
+}
+
 void HistoryCharts::refresh()
 {
     const SpanSpec spec = specOf(m_span);
     history::RollupQuery q;
+    q.split = m_split;
     q.toMs = m_nowMs();
     q.fromMs = q.toMs - spec.spanMs;
     q.bucketMinutes = spec.bucketMinutes;
@@ -189,53 +215,104 @@ void HistoryCharts::redraw()
 {
     const SpanSpec spec = specOf(m_span);
     const double bucketSeconds = spec.bucketMinutes * 60.0;
-    QList<QPointF> requests, errors, tokens, latency, ttft;
+    const bool split = m_shownQuery.split != history::RollupSplit::None && !m_points.empty();
+    // Split points come series by series (history/historystore): a new group starts a new series.
+    QStringList groups;
+    QList<QList<QPointF>> requests(1), errors(1), tokens(1), latency(1), ttft(1);
     for (const history::RollupPoint &p : m_points) {
+        if (split && (groups.isEmpty() || groups.constLast() != p.group)) {
+            groups << p.group;
+            if (groups.size() > 1) {
+                requests.append(QList<QPointF>());
+                tokens.append(QList<QPointF>());
+                latency.append(QList<QPointF>());
+            }
+        }
         // Each bucket drawn at its middle: the sums are of the whole bucket.
         const double x = double(p.bucketStartMs) + bucketSeconds * 500.0;
-        requests.append({x, double(p.requests) / bucketSeconds});
-        errors.append({x, double(p.errors) / bucketSeconds});
-        tokens.append({x, double(p.completionTokens) / bucketSeconds});
+        requests.last().append({x, double(p.requests) / bucketSeconds});
+        tokens.last().append({x, double(p.completionTokens) / bucketSeconds});
         if (p.requests > 0)
-            latency.append({x, p.meanDurationMs / 1000.0});
-        if (p.meanTtftMs >= 0)
-            ttft.append({x, p.meanTtftMs / 1000.0});
+            latency.last().append({x, p.meanDurationMs / 1000.0});
+        if (!split) {
+            errors.last().append({x, double(p.errors) / bucketSeconds});
+            if (p.meanTtftMs >= 0)
+                ttft.last().append({x, p.meanTtftMs / 1000.0});
+        }
     }
-    m_series.value(u"requests"_s)->replace(requests);
-    m_series.value(u"errors"_s)->replace(errors);
-    m_series.value(u"tokens"_s)->replace(tokens);
-    m_series.value(u"latency"_s)->replace(latency);
-    m_series.value(u"ttft"_s)->replace(ttft);
+    showGroups(split ? groups : QStringList());
+    const QString whole[3] = {u"requests"_s, u"tokens"_s, u"latency"_s};
+    const QList<QList<QPointF>> *perPanel[3] = {&requests, &tokens, &latency};
+    for (int i = 0; i < 3; ++i) {
+        m_series.value(whole[i])->replace(split ? QList<QPointF>() : perPanel[i]->first());
+        m_series.value(whole[i])->setVisible(!split);
+    }
+    m_series.value(u"errors"_s)->replace(errors.first());
+    m_series.value(u"errors"_s)->setVisible(!split);
+    m_series.value(u"ttft"_s)->replace(ttft.first());
+    m_series.value(u"ttft"_s)->setVisible(!split);
+    for (qsizetype g = 0; split && g < groups.size(); ++g) {
+        for (int i = 0; i < 3; ++i)
+            m_series.value(whole[i] % u':' % groups[g])->replace((*perPanel[i])[g]);
+    }
 
     const qint64 to = m_points.empty() ? m_nowMs() : m_shownQuery.toMs;
     const qint64 from = to - spec.spanMs;
-    const QList<QPointF> *lines[3][2] = {{&requests, &errors}, {&tokens, nullptr}, {&latency, &ttft}};
+    const QList<QList<QPointF>> *lines[3][2] = {{&requests, &errors}, {&tokens, nullptr}, {&latency, &ttft}};
     const double minimum[3] = {1, 4, 1};
     for (int i = 0; i < 3; ++i) {
         double top = 0;
-        for (const QList<QPointF> *l : lines[i]) {
-            if (!l)
+        for (const QList<QList<QPointF>> *series : lines[i]) {
+            if (!series)
                 continue;
-            for (const QPointF &pt : *l)
-                top = std::max(top, pt.y());
+            for (const QList<QPointF> &l : *series) {
+                for (const QPointF &pt : l)
+                    top = std::max(top, pt.y());
+            }
         }
         m_panels[i].x->setRange(QDateTime::fromMSecsSinceEpoch(from), QDateTime::fromMSecsSinceEpoch(to));
         m_panels[i].y->setRange(0, niceMaximum(top, minimum[i]));
     }
 }
 
+QString HistoryCharts::groupLabel(const QString &group) const
+{
+    if (group == u"(other)"_s)
+        return tr("all others");
+    if (group.isEmpty())
+        return m_shownQuery.split == history::RollupSplit::Key ? tr("no key") : tr("(none)");
+    return group;
+}
+
+void HistoryCharts::showGroups(const QStringList &groups)
+{
+    if (groups == m_groups)
+        return;
+    for (QXYSeries *s : std::as_const(m_groupSeries)) {
+        for (auto it = m_series.begin(); it != m_series.end();) {
+            it = it.value() == s ? m_series.erase(it) : std::next(it);
+        }
+        s->chart()->removeSeries(s);
+        delete s;
+    }
+    m_groupSeries.clear();
+    m_groups = groups;
+    // Tableau's ten, as the live charts use; the ninth series ("all others") gets grey.
+    static const QColor Palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                                     QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                     QColor(0xe3, 0x77, 0xc2), QColor(0xbc, 0xbd, 0x22), QColor(0x7f, 0x7f, 0x7f)};
+    const QString ids[3] = {u"requests"_s, u"tokens"_s, u"latency"_s};
+    for (qsizetype g = 0; g < groups.size(); ++g) {
+        const QColor color = groups[g] == u"(other)"_s ? QColor(0x7f, 0x7f, 0x7f)
+                                                       : Palette[size_t(g) % std::size(Palette)];
+        for (int i = 0; i < 3; ++i)
+            m_groupSeries << addLine(m_panels[i], ids[i] % u':' % groups[g], groupLabel(groups[g]), color, i == 2);
+    }
+}
+
 bool HistoryCharts::exportCsv(const QString &path, QString *error) const
 {
-    QByteArray out =
-        "bucket_start_utc,requests,errors,client_errors,prompt_tokens,completion_tokens,mean_duration_ms,"
-        "mean_ttft_ms\r\n";
-    for (const history::RollupPoint &p : m_points) {
-        out += QDateTime::fromMSecsSinceEpoch(p.bucketStartMs, Qt::UTC).toString(Qt::ISODate).toLatin1() +
-               ',' + QByteArray::number(p.requests) + ',' + QByteArray::number(p.errors) + ',' +
-               QByteArray::number(p.clientErrors) + ',' + QByteArray::number(p.promptTokens) + ',' +
-               QByteArray::number(p.completionTokens) + ',' + QByteArray::number(p.meanDurationMs, 'f', 1) +
-               ',' + (p.meanTtftMs < 0 ? QByteArray() : QByteArray::number(p.meanTtftMs, 'f', 1)) + "\r\n";
-    }
+    const QByteArray out = history::rollupsCsv(m_points, m_shownQuery.split);
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(out) < 0 || !f.commit()) {
         if (error)

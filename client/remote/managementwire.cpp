@@ -177,12 +177,20 @@ Expected<std::vector<history::RollupPoint>, QString> parseRollups(QByteArrayView
     const auto list = j.find("data");
     if (list == j.end() || !list->is_array())
         return unexpected(u"the history's sums lack data"_s);
+    // Split sums name their group in a member called after the split ("node", "model" or "key").
+    const auto splitIt = j.find("split");
+    const std::string groupMember = splitIt != j.end() && splitIt->is_string() ? splitIt->get<std::string>() : std::string();
     std::vector<history::RollupPoint> points;
     points.reserve(list->size());
     for (const nlohmann::json &b : *list) {
         if (!b.is_object())
             return unexpected(u"a bucket of the history's sums is not an object"_s);
         history::RollupPoint p;
+        if (!groupMember.empty()) {
+            const auto g = b.find(groupMember);
+            if (g != b.end() && g->is_string())
+                p.group = QString::fromStdString(g->get<std::string>());
+        }
         p.bucketStartMs = integer(b, "bucket_start_ms", 0);
         p.requests = integer(b, "requests", 0);
         p.errors = integer(b, "errors", 0);
@@ -211,6 +219,8 @@ QString rollupsPath(const history::RollupQuery &query)
     addFilter(q, u"node"_s, query.node);
     addFilter(q, u"model"_s, query.model);
     addFilter(q, u"key"_s, query.keyId);
+    if (query.split != history::RollupSplit::None)
+        q.addQueryItem(u"split"_s, QString::fromLatin1(history::rollupSplitName(query.split)));
     return u"/api/history/rollups?"_s % q.query(QUrl::FullyEncoded);
 }
 

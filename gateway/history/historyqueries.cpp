@@ -8,6 +8,7 @@
 
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QHash>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -144,10 +145,64 @@ Expected<HistoryPage, QString> HistoryStore::search(const HistoryQuery &query) c
     return page;
 }
 
+const char *rollupSplitName(RollupSplit split)
+{
+    switch (split) {
+    case RollupSplit::None:
+        return "";
+    case RollupSplit::Node:
+        return "node";
+    case RollupSplit::Model:
+        return "model";
+    case RollupSplit::Key:
+        return "key";
+    }
+    return "";
+}
+
+std::optional<RollupSplit> rollupSplitFromName(QStringView name)
+{
+    for (RollupSplit s : {RollupSplit::None, RollupSplit::Node, RollupSplit::Model, RollupSplit::Key}) {
+        if (name == QLatin1StringView(rollupSplitName(s)))
+            return s;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// One bucket's sums as stored, before the means: groups folded into "(other)" add up exactly.
+struct BucketSums
+{
+    qint64 requests = 0, errors = 0, clientErrors = 0, promptTokens = 0, completionTokens = 0;
+    qint64 durationSum = 0, ttftSum = 0, ttftCount = 0;
+
+    void add(const BucketSums &o)
+    {
+        requests += o.requests;
+        errors += o.errors;
+        clientErrors += o.clientErrors;
+        promptTokens += o.promptTokens;
+        completionTokens += o.completionTokens;
+        durationSum += o.durationSum;
+        ttftSum += o.ttftSum;
+        ttftCount += o.ttftCount;
+    }
+};
+
+struct Series
+{
+    QString group;
+    std::vector<BucketSums> buckets;
+    qint64 total = 0;
+};
+
+} // namespace
+
 Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs, qint64 toMs,
                                                                   int bucketMinutes, const QString &node,
-                                                                  const QString &model,
-                                                                  const QString &keyId) const
+                                                                  const QString &model, const QString &keyId,
+                                                                  RollupSplit split) const
 {
     if (bucketMinutes < 1)
         return unexpected(u"A rollup bucket is at least one minute wide (asked: %1)"_s.arg(bucketMinutes));
@@ -157,17 +212,24 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
     if (to <= from)
         return std::vector<RollupPoint>{};
     const qint64 buckets = (to - from + bucketMs - 1) / bucketMs;
-    if (buckets > MaxBuckets) {
+    const qint64 series = split == RollupSplit::None ? 1 : MaxSplitGroups + 1;
+    if (buckets * series > MaxBuckets) {
         return unexpected(
-            u"%1 buckets of %2 min asked, at most %3: widen the buckets or shorten the range"_s.arg(buckets)
+            u"%1 buckets of %2 min asked, at most %3: widen the buckets or shorten the range"_s
+                .arg(buckets * series)
                 .arg(bucketMinutes)
                 .arg(MaxBuckets));
     }
     auto db = readerFor(m_readers);
     if (!db)
         return unexpected(db.error());
+    const QString column = split == RollupSplit::Node    ? u"node"_s
+                           : split == RollupSplit::Model ? u"model"_s
+                           : split == RollupSplit::Key   ? u"key_id"_s
+                                                         : u"''"_s;
     QString sql =
-        u"SELECT (minute_ms - :from) / :bucket AS b, sum(requests), sum(errors), sum(client_errors), "
+        u"SELECT (minute_ms - :from) / :bucket AS b, "_s % column %
+        u" AS g, sum(requests), sum(errors), sum(client_errors), "
         "sum(prompt_tokens), sum(completion_tokens), sum(duration_ms_sum), sum(ttft_ms_sum), "
         "sum(ttft_count) FROM rollups WHERE minute_ms >= :from AND minute_ms < :to"_s;
     if (!node.isEmpty())
@@ -176,7 +238,7 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
         sql += u" AND model = :model"_s;
     if (!keyId.isEmpty())
         sql += u" AND key_id = :key"_s;
-    sql += u" GROUP BY b"_s;
+    sql += u" GROUP BY b, g"_s;
     QSqlQuery q(*db);
     q.setForwardOnly(true);
     if (!q.prepare(sql))
@@ -195,24 +257,70 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
         return unexpected(
             u"Cannot read the rollups of the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
 
-    std::vector<RollupPoint> out(static_cast<size_t>(buckets));
-    for (qint64 i = 0; i < buckets; ++i)
-        out[size_t(i)].bucketStartMs = from + i * bucketMs;
+    std::vector<Series> groups;
+    QHash<QString, size_t> index;
+    if (split == RollupSplit::None) { // every bucket listed, even with no request at all
+        index.insert(QString(), 0);
+        groups.push_back({QString(), std::vector<BucketSums>(size_t(buckets)), 0});
+    }
     while (q.next()) {
         const qint64 b = q.value(0).toLongLong();
         if (b < 0 || b >= buckets)
             continue;
-        RollupPoint &p = out[size_t(b)];
-        p.requests = q.value(1).toLongLong();
-        p.errors = q.value(2).toLongLong();
-        p.clientErrors = q.value(3).toLongLong();
-        p.promptTokens = q.value(4).toLongLong();
-        p.completionTokens = q.value(5).toLongLong();
-        if (p.requests > 0)
-            p.meanDurationMs = double(q.value(6).toLongLong()) / double(p.requests);
-        const qint64 ttftCount = q.value(8).toLongLong();
-        if (ttftCount > 0)
-            p.meanTtftMs = double(q.value(7).toLongLong()) / double(ttftCount);
+        const QString g = q.value(1).toString();
+        auto it = index.constFind(g);
+        if (it == index.cend()) {
+            it = index.insert(g, groups.size());
+            groups.push_back({g, std::vector<BucketSums>(size_t(buckets)), 0});
+        }
+        Series &s = groups[*it];
+        BucketSums &sums = s.buckets[size_t(b)];
+        sums.requests = q.value(2).toLongLong();
+        sums.errors = q.value(3).toLongLong();
+        sums.clientErrors = q.value(4).toLongLong();
+        sums.promptTokens = q.value(5).toLongLong();
+        sums.completionTokens = q.value(6).toLongLong();
+        sums.durationSum = q.value(7).toLongLong();
+        sums.ttftSum = q.value(8).toLongLong();
+        sums.ttftCount = q.value(9).toLongLong();
+        s.total += sums.requests;
+    }
+    if (split != RollupSplit::None) {
+        // Busiest first (ties by name, so the order holds from one refresh to the next); the rest as one.
+        std::sort(groups.begin(), groups.end(), [](const Series &a, const Series &b) {
+            return a.total != b.total ? a.total > b.total : a.group < b.group;
+        });
+        if (groups.size() > size_t(MaxSplitGroups)) {
+            Series other{u"(other)"_s, std::vector<BucketSums>(size_t(buckets)), 0};
+            for (size_t i = MaxSplitGroups; i < groups.size(); ++i) {
+                for (qint64 b = 0; b < buckets; ++b)
+                    other.buckets[size_t(b)].add(groups[i].buckets[size_t(b)]);
+                other.total += groups[i].total;
+            }
+            groups.resize(MaxSplitGroups);
+            groups.push_back(std::move(other));
+        }
+    }
+
+    std::vector<RollupPoint> out;
+    out.reserve(groups.size() * size_t(buckets));
+    for (const Series &s : groups) {
+        for (qint64 b = 0; b < buckets; ++b) {
+            const BucketSums &sums = s.buckets[size_t(b)];
+            RollupPoint p;
+            p.group = s.group;
+            p.bucketStartMs = from + b * bucketMs;
+            p.requests = sums.requests;
+            p.errors = sums.errors;
+            p.clientErrors = sums.clientErrors;
+            p.promptTokens = sums.promptTokens;
+            p.completionTokens = sums.completionTokens;
+            if (sums.requests > 0)
+                p.meanDurationMs = double(sums.durationSum) / double(sums.requests);
+            if (sums.ttftCount > 0)
+                p.meanTtftMs = double(sums.ttftSum) / double(sums.ttftCount);
+            out.push_back(std::move(p));
+        }
     }
     return out;
 }

@@ -8,6 +8,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QtGlobal>
+#include <optional>
 #include <vector>
 
 namespace switchyard::history {
@@ -48,9 +49,18 @@ struct HistoryPage
     qint64 nextBeforeId = 0;           // pass as beforeId for the next (older) page; 0 = no more rows
 };
 
+// How rollups are split into series: one per node, model or virtual key, or one for everything.
+enum class RollupSplit { None, Node, Model, Key };
+// "node", "model", "key" (the API's split parameter and a CSV column's name); "" for None.
+const char *rollupSplitName(RollupSplit split);
+std::optional<RollupSplit> rollupSplitFromName(QStringView name);
+
 // The sums of one time bucket (bucketMinutes wide), for charts.
 struct RollupPoint
 {
+    // Split rollups: the node, model or key id the point sums ("" for requests without a key; "(other)"
+    // for the groups beyond the busiest few). Empty when not split.
+    QString group;
     qint64 bucketStartMs = 0;
     qint64 requests = 0;
     qint64 errors = 0;       // status 500 and above, or cut mid-answer
@@ -70,6 +80,7 @@ struct RollupQuery
     QString node; // empty = any; exact matches
     QString model;
     QString keyId;
+    RollupSplit split = RollupSplit::None;
 };
 
 } // namespace switchyard::history

@@ -68,8 +68,12 @@ class HistoryStore final : public stats::RecordSink
 public:
     // The schema this build writes; a file with a newer one is refused rather than guessed at.
     static constexpr int SchemaVersion = 1;
-    // A rollups() answer has at most this many buckets: a wider range needs wider buckets.
+    // A rollups() answer has at most this many buckets (of all series together, when split): a wider
+    // range needs wider buckets.
     static constexpr int MaxBuckets = 20'000;
+    // Split rollups list the busiest this many groups (by requests in the range) and sum the rest as
+    // one more, "(other)": a chart of a hundred keys would be unreadable, and the answer bounded.
+    static constexpr int MaxSplitGroups = 8;
 
     // Opens (or creates, with its directory) the history file at path and starts the writer. Fails
     // with a message naming the file when it is not a SQLite database, was written by a newer
@@ -98,10 +102,11 @@ public:
     Expected<HistoryPage, QString> search(const HistoryQuery &query) const;
     // Per-bucket sums of the requests that started in [fromMs, toMs) (toMs 0 = now), fromMs rounded down
     // to the minute; every bucket of the range is listed, empty ones with zeros. Empty filters match
-    // everything.
+    // everything. Split, one series per group (busiest first, each with every bucket, oldest first).
     Expected<std::vector<RollupPoint>, QString> rollups(qint64 fromMs, qint64 toMs, int bucketMinutes,
                                                         const QString &node = {}, const QString &model = {},
-                                                        const QString &keyId = {}) const;
+                                                        const QString &keyId = {},
+                                                        RollupSplit split = RollupSplit::None) const;
 
     struct Stats
     {

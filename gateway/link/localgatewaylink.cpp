@@ -345,7 +345,7 @@ void LocalGatewayLink::fetchRollups(quint64 ticket, const history::RollupQuery &
         if (r.query.toMs == 0)
             r.query.toMs = QDateTime::currentMSecsSinceEpoch();
         auto points = store->rollups(r.query.fromMs, r.query.toMs, r.query.bucketMinutes, r.query.node,
-                                     r.query.model, r.query.keyId);
+                                     r.query.model, r.query.keyId, r.query.split);
         r.ok = points.hasValue();
         if (points)
             r.points = std::move(*points);

@@ -4,6 +4,7 @@
 #include "keys/keyjson.h"
 #include "proxy/dispatcher.h"
 #include "proxy/statusapi.h"
+#include "history/rollupcsv.h"
 #include "stats/requestcsv.h"
 
 #include <QDateTime>
@@ -170,23 +171,37 @@ Dispatch historyRollups(const Route &, const http::Request &request, const Excha
         return badParameter(u"bucket_minutes"_s, u"must be a whole number from 1 to 10080"_s);
     if (fromMs >= toMs)
         return badParameter(u"from"_s, u"must be before to"_s);
+    const auto split = history::rollupSplitFromName(q.queryItemValue(u"split"_s));
+    if (!split)
+        return badParameter(u"split"_s, u"must be node, model or key"_s);
+    const QString format = q.queryItemValue(u"format"_s);
+    if (!format.isEmpty() && format != u"json"_s && format != u"csv"_s)
+        return badParameter(u"format"_s, u"must be json or csv"_s);
     const auto points = std::get<0>(store)->rollups(fromMs, toMs, int(*bucket), q.queryItemValue(u"node"_s, QUrl::FullyDecoded),
                                                     q.queryItemValue(u"model"_s, QUrl::FullyDecoded),
-                                                    q.queryItemValue(u"key"_s, QUrl::FullyDecoded));
+                                                    q.queryItemValue(u"key"_s, QUrl::FullyDecoded), *split);
     if (!points)
         return badParameter(u"bucket_minutes"_s, points.error()); // too many buckets for the range
+    if (format == u"csv"_s)
+        return answer({200, "Content-Type: text/csv; charset=utf-8\r\n", history::rollupsCsv(*points, *split)});
     nlohmann::json data = nlohmann::json::array();
     for (const history::RollupPoint &p : *points) {
-        data.push_back({{"bucket_start_ms", p.bucketStartMs},
+        nlohmann::json point = {{"bucket_start_ms", p.bucketStartMs},
                         {"requests", p.requests},
                         {"errors", p.errors},
                         {"client_errors", p.clientErrors},
                         {"prompt_tokens", p.promptTokens},
                         {"completion_tokens", p.completionTokens},
                         {"mean_duration_ms", p.meanDurationMs},
-                        {"mean_ttft_ms", p.meanTtftMs < 0 ? nlohmann::json(nullptr) : nlohmann::json(p.meanTtftMs)}});
+                        {"mean_ttft_ms", p.meanTtftMs < 0 ? nlohmann::json(nullptr) : nlohmann::json(p.meanTtftMs)}};
+        if (*split != history::RollupSplit::None)
+            point[history::rollupSplitName(*split)] = p.group.toStdString();
+        data.push_back(std::move(point));
     }
-    return answer(prettyJsonResponse(200, {{"bucket_minutes", *bucket}, {"from_ms", fromMs}, {"to_ms", toMs}, {"data", std::move(data)}}));
+    nlohmann::json body = {{"bucket_minutes", *bucket}, {"from_ms", fromMs}, {"to_ms", toMs}, {"data", std::move(data)}};
+    if (*split != history::RollupSplit::None)
+        body["split"] = history::rollupSplitName(*split);
+    return answer(prettyJsonResponse(200, std::move(body)));
 }
 
 } // namespace switchyard::proxy::handlers

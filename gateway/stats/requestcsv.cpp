@@ -7,9 +7,7 @@ using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::stats {
 
-namespace {
-
-QByteArray cell(const QString &text)
+QByteArray csvCell(const QString &text)
 {
     QByteArray out = text.toUtf8();
     // A spreadsheet runs "=HYPERLINK(…)" as a formula: text that came from a client or a node never does.
@@ -20,6 +18,13 @@ QByteArray cell(const QString &text)
         out = '"' + out + '"';
     }
     return out;
+}
+
+namespace {
+
+QByteArray cell(const QString &text)
+{
+    return csvCell(text);
 }
 
 QByteArray count(qint64 v)

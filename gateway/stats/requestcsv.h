@@ -12,6 +12,10 @@
 
 namespace switchyard::stats {
 
+// One cell: quoted when it holds a comma, quote or line break; a leading apostrophe when a
+// spreadsheet would run it as a formula.
+QByteArray csvCell(const QString &text);
+
 // The header line.
 QByteArray requestsCsvHeader();
 // One line per record, each ending in "\r\n", without the header.

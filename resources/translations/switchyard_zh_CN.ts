@@ -2175,6 +2175,38 @@ Fix it in the JSON view (the problem list below goes there); the form comes back
         <source>7 days</source>
         <translation>7 天</translation>
     </message>
+    <message>
+        <source>The whole gateway</source>
+        <translation>整个网关</translation>
+    </message>
+    <message>
+        <source>Each node</source>
+        <translation>每个节点</translation>
+    </message>
+    <message>
+        <source>Each model</source>
+        <translation>每个模型</translation>
+    </message>
+    <message>
+        <source>Each key</source>
+        <translation>每个密钥</translation>
+    </message>
+    <message>
+        <source>Lines for:</source>
+        <translation>曲线：</translation>
+    </message>
+    <message>
+        <source>all others</source>
+        <translation>其余全部</translation>
+    </message>
+    <message>
+        <source>no key</source>
+        <translation>无密钥</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
 </context>
 <context>
     <name>switchyard::ui::HistorySearchView</name>

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QHash>
 #include <QTest>
 #include <QThread>
 #include <atomic>
@@ -196,6 +197,39 @@ private slots:
         QCOMPARE(completion, f.node(0).counters().generationTokens);
         QCOMPARE(sums["data"].size(), size_t(25)); // the last day, in hours (the first one begun before it)
         QCOMPARE(request(f.port, "GET", "/api/history/rollups?bucket_minutes=1&from=1").status, 400); // 1970 to now: too many buckets
+    }
+
+    void rollupsSplitByNodeAndAsCsv()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s, u"b"_s}, {}, {}, withHistory(dir.filePath(u"history.db"_s))));
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(chat(f.port).status, 200);
+        QTRY_COMPARE(countFound(f.port), 6);
+        const json split = bodyOf(request(f.port, "GET", "/api/history/rollups?bucket_minutes=1440&split=node"));
+        QCOMPARE(str(split["split"]), u"node"_s);
+        QHash<QString, qint64> perNode;
+        for (const json &p : split["data"])
+            perNode[str(p["node"])] += p["requests"].get<qint64>();
+        QCOMPARE(perNode.size(), 2);
+        QCOMPARE(perNode.value(u"a"_s), f.node(0).counters().requestsReceived);
+        QCOMPARE(perNode.value(u"b"_s), f.node(1).counters().requestsReceived);
+
+        // The same sums for a spreadsheet: the node in the second column, one row per node and bucket.
+        const TestResponse csv = request(f.port, "GET", "/api/history/rollups?bucket_minutes=1440&split=node&format=csv");
+        QCOMPARE(csv.status, 200);
+        QVERIFY(csv.header("content-type").startsWith("text/csv"));
+        const QList<QByteArray> lines = csv.body.trimmed().split('\n');
+        QVERIFY2(lines[0].startsWith("bucket_start_utc,node,requests,errors"), lines[0].constData());
+        QCOMPARE(lines.size(), 1 + int(split["data"].size()));
+        qint64 csvRequests = 0;
+        for (qsizetype i = 1; i < lines.size(); ++i)
+            csvRequests += lines[i].split(',')[2].toLongLong();
+        QCOMPARE(csvRequests, 6);
+        const TestResponse bad = request(f.port, "GET", "/api/history/rollups?split=colour");
+        QCOMPARE(bad.status, 400);
+        QVERIFY2(bad.body.contains("split"), bad.body.constData());
     }
 
     // A damaged file is moved aside (kept, never overwritten) and a new history starts; the gateway

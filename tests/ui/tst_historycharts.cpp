@@ -135,6 +135,70 @@ private slots:
         QTRY_VERIFY(!day->isVisible());
     }
 
+    void aLinePerNode()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        const QString path = dir.filePath(u"history.db"_s);
+        QVERIFY(
+            f.start({u"a"_s, u"b"_s}, {}, {}, [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < 60; ++i) {
+            stats::RequestRecord r;
+            r.startedMsSinceEpoch = now - 3'600'000 + i * 1000;
+            r.method = "POST";
+            r.path = "/v1/chat/completions";
+            r.model = u"m1"_s;
+            r.node = i % 3 == 0 ? u"b"_s : u"a"_s; // 40 on a, 20 on b
+            r.status = 200;
+            r.durationMs = i % 3 == 0 ? 4000 : 1000;
+            r.completionTokens = 50;
+            QVERIFY(f.gateway.history()->append(r));
+        }
+        f.gateway.history()->flush();
+
+        link::LocalGatewayLink link(&f.gateway);
+        MainWindow window(&link, &f.gateway, nullptr);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
+        ChartsView *charts = window.chartsView();
+        HistoryCharts *day = charts->historyCharts();
+        chooseWindow(charts, u"24 hours"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(!day->points().empty(), 10000);
+
+        auto *split = day->findChild<QComboBox *>(u"historySplit"_s);
+        QVERIFY(split);
+        split->setCurrentIndex(split->findData(int(history::RollupSplit::Node)));
+        emit split->activated(split->currentIndex());
+        QCOMPARE(day->split(), history::RollupSplit::Node);
+        // One line per node, busiest first in the legend; the whole gateway's lines give way.
+        QTRY_VERIFY_WITH_TIMEOUT(day->series(u"requests:b"_s) != nullptr, 10000);
+        QCOMPARE(qRound(sumOf(day->series(u"requests:a"_s)) * 300), 40);
+        QCOMPARE(qRound(sumOf(day->series(u"requests:b"_s)) * 300), 20);
+        QCOMPARE(qRound(sumOf(day->series(u"tokens:b"_s)) * 300), 1000);
+        QCOMPARE(day->series(u"latency:b"_s)->at(0).y(), 4.0);
+        QVERIFY(!day->series(u"requests"_s)->isVisible());
+        QCOMPARE(day->series(u"requests:a"_s)->name(), u"a"_s);
+        saveScreenshot(window, u"charts-history-per-node.png"_s);
+
+        // The export has the node in its second column.
+        const QString csvPath = dir.filePath(u"per-node.csv"_s);
+        QVERIFY(charts->exportCsv(csvPath));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QByteArray text = csv.readAll();
+        QVERIFY2(text.startsWith("bucket_start_utc,node,requests,"), text.left(80).constData());
+        QVERIFY(text.contains(",a,") && text.contains(",b,"));
+
+        // Back to the whole gateway: its lines return, the per-node ones go.
+        split->setCurrentIndex(split->findData(int(history::RollupSplit::None)));
+        emit split->activated(split->currentIndex());
+        QTRY_VERIFY_WITH_TIMEOUT(day->series(u"requests"_s)->isVisible() && !day->points().empty(), 10000);
+        QCOMPARE(day->series(u"requests:a"_s), nullptr);
+        QCOMPARE(qRound(sumOf(day->series(u"requests"_s)) * 300), 60);
+    }
+
     void aGatewayWithoutHistorySaysHowToTurnItOn()
     {
         GatewayFixture f;

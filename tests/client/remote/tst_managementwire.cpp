@@ -233,7 +233,20 @@ private slots:
         QCOMPARE(asked.queryItemValue(u"bucket_minutes"_s), u"60"_s);
         QCOMPARE(asked.queryItemValue(u"node"_s), u"vllm-server1"_s);
         QVERIFY(!asked.hasQueryItem(u"from"_s));
+        QVERIFY(!asked.hasQueryItem(u"split"_s));
         QVERIFY(!parseHistoryPage(R"({"data":[1]})"));
+
+        // Split sums: asked with split=key, each point's group read from the member named after it.
+        week.split = history::RollupSplit::Key;
+        QCOMPARE(QUrlQuery(QUrl(u"http://gw"_s + rollupsPath(week))).queryItemValue(u"split"_s), u"key"_s);
+        const auto byKey = parseRollups(R"({"split":"key","data":[{"bucket_start_ms":0,"key":"vk_1","requests":2},)"
+                                        R"({"bucket_start_ms":0,"key":"","requests":1}]})");
+        QVERIFY(byKey);
+        QCOMPARE(byKey->size(), size_t(2));
+        QCOMPARE(byKey->at(0).group, u"vk_1"_s);
+        QCOMPARE(byKey->at(1).group, QString());
+        QCOMPARE(byKey->at(1).requests, 1);
+        QVERIFY(parseRollups(R"({"split":7,"data":[]})")); // a split that names nothing: no groups
     }
 };
 

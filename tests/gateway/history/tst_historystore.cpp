@@ -471,6 +471,65 @@ private slots:
         QVERIFY(tooMany.error().contains(u"buckets"_s));
     }
 
+    void rollupsSplitIntoTheBusiestGroupsAndTheRest()
+    {
+        QTemporaryDir dir;
+        TestClock clock;
+        auto store = openOrFail(dir.filePath(u"history.db"_s), {.nowMs = clock.fn()});
+        QVERIFY(store);
+        // Eleven nodes over three minutes: node n serves n + 1 requests a minute. Every fourth request
+        // comes without a key.
+        const qint64 start = T0 - 3 * MsPerMinute;
+        for (int m = 0; m < 3; ++m) {
+            for (int n = 0; n < 11; ++n) {
+                for (int i = 0; i <= n; ++i) {
+                    store->append(makeRecord(start + m * MsPerMinute + i * 1000, u"llama"_s,
+                                             u"gpu-%1"_s.arg(n, 2, 10, QChar(u'0')), 200,
+                                             i % 4 == 3 ? QString() : u"vk_aaaaaaaaaaaaaaaa"_s));
+                }
+            }
+        }
+        store->flush();
+        const auto whole = store->rollups(start, T0, 1);
+        QVERIFY(whole);
+        const auto byNode = store->rollups(start, T0, 1, {}, {}, {}, history::RollupSplit::Node);
+        QVERIFY2(byNode, byNode ? "" : qPrintable(byNode.error()));
+        // The busiest eight, then the three quietest summed as "(other)": every bucket of each series.
+        QCOMPARE(byNode->size(), size_t(9 * 3));
+        const QStringList expected = {u"gpu-10"_s, u"gpu-09"_s, u"gpu-08"_s, u"gpu-07"_s, u"gpu-06"_s,
+                                      u"gpu-05"_s, u"gpu-04"_s, u"gpu-03"_s, u"(other)"_s};
+        for (int g = 0; g < 9; ++g) {
+            for (int m = 0; m < 3; ++m) {
+                const history::RollupPoint &p = (*byNode)[size_t(g * 3 + m)];
+                QCOMPARE(p.group, expected[g]);
+                QCOMPARE(p.bucketStartMs, start + m * MsPerMinute);
+                QCOMPARE(p.requests, g < 8 ? qint64(11 - g) : qint64(1 + 2 + 3));
+            }
+        }
+        // The series add up to the whole gateway's sums, bucket by bucket.
+        for (int m = 0; m < 3; ++m) {
+            qint64 requests = 0, prompt = 0;
+            for (int g = 0; g < 9; ++g) {
+                requests += (*byNode)[size_t(g * 3 + m)].requests;
+                prompt += (*byNode)[size_t(g * 3 + m)].promptTokens;
+            }
+            QCOMPARE(requests, (*whole)[size_t(m)].requests);
+            QCOMPARE(prompt, (*whole)[size_t(m)].promptTokens);
+        }
+        // By key: the key's series and the one of requests without a key ("").
+        const auto byKey = store->rollups(start, T0, 3, {}, {}, {}, history::RollupSplit::Key);
+        QVERIFY(byKey);
+        QCOMPARE(byKey->size(), size_t(2));
+        QCOMPARE((*byKey)[0].group, u"vk_aaaaaaaaaaaaaaaa"_s);
+        QCOMPARE((*byKey)[1].group, QString());
+        QCOMPARE((*byKey)[0].requests + (*byKey)[1].requests, qint64(3 * 66));
+        // A split is bounded as its series together: the ranges a whole-gateway answer may have, divided.
+        QVERIFY(store->rollups(T0 - 10 * MsPerDay, T0, 1));
+        const auto tooMany = store->rollups(T0 - 10 * MsPerDay, T0, 1, {}, {}, {}, history::RollupSplit::Model);
+        QVERIFY(!tooMany);
+        QVERIFY(tooMany.error().contains(u"buckets"_s));
+    }
+
     void retentionByAgeDropsOldRowsAndKeepsNewOnes()
     {
         QTemporaryDir dir;
