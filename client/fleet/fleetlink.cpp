@@ -48,6 +48,15 @@ void FleetLink::wire(int i)
     connect(m, &GatewayLink::configPut, this, [this, i](const ConfigPutResult &result) { onMemberConfigPut(i, result); });
     connect(m, &GatewayLink::commandFinished, this,
             [this, i](const QString &what, bool ok, const QString &message) { onMemberCommand(i, what, ok, message); });
+    connect(m, &GatewayLink::keysFetched, this, [this, i](const QList<keys::KeyListing> &keys) { onMemberKeys(i, keys); });
+    connect(m, &GatewayLink::keyCreated, this, [this, i](const keys::KeyListing &key, const QString &secret) {
+        if (i == m_keyCommandMember)
+            emit keyCreated(key, secret);
+    });
+    connect(m, &GatewayLink::keyChanged, this, [this, i](const keys::KeyListing &key) {
+        if (i == m_keyCommandMember)
+            emit keyChanged(key);
+    });
 }
 
 void FleetLink::addMember(std::unique_ptr<GatewayLink> member)
@@ -86,6 +95,14 @@ void FleetLink::removeMember(const GatewayLink *member)
     if (m_configFrom == i) {
         m_configFrom = -1;
         later([this] { fetchConfig(); }); // from a gateway that is still here
+    }
+    if (m_keysRound && m_keysRound->round.waiting.removeOne(i) && m_keysRound->round.waiting.isEmpty())
+        later([this] { finishKeys(); });
+    if (m_keyCommandMember == i) {
+        m_keyCommandMember = -1;
+        later([this, what = m_keyCommand] {
+            emit commandFinished(what, false, tr("The gateway it was sent to left the fleet before it answered."));
+        });
     }
     GatewayLink *gone = m_members[size_t(i)].release();
     gone->disconnect(this);
@@ -489,6 +506,8 @@ void FleetLink::setAccepting(bool accepting)
 
 void FleetLink::onMemberCommand(int member, const QString &what, bool ok, const QString &message)
 {
+    if (answersKeyCommand(member, what, ok, message))
+        return;
     QString key = what;
     if (what == u"start"_s)
         key = u"resume"_s;
@@ -520,6 +539,11 @@ void FleetLink::readFailed(int member, const QString &what, const QString &messa
             if (h.round.waiting.removeOne(member) && h.round.waiting.isEmpty())
                 finishHistory(series);
         }
+        return;
+    }
+    if (what == u"list keys"_s && m_keysRound && m_keysRound->round.waiting.removeOne(member)) {
+        if (m_keysRound->round.waiting.isEmpty())
+            finishKeys();
         return;
     }
     if (what == u"GET /api/config"_s && member == m_configFrom)

@@ -14,6 +14,10 @@
 //    another one (drift), nothing is applied and the answer is Stale, naming them; applying with "*"
 //    (the editor's overwrite) then writes the same config to every gateway.
 //  - Node actions and pause/resume go to every gateway: draining a node drains it fleet-wide.
+//  - Virtual keys, for replicas that share them through one Redis (every connected gateway's status
+//    names the same keys_shared_via; fleet/fleetkeys.cpp): listed from every connected gateway and
+//    merged (fleetmerge.h); made, changed and revoked on one of them, from where Redis takes the change
+//    to the others within a second. Gateways that keep their own keys are refused, saying why.
 //  - Members come and go while it runs (the panel connects to one more gateway, or closes one): a
 //    member that leaves is taken out of every answer still being gathered. Its slot stays empty, so
 //    the indexes the rounds hold stay valid.
@@ -65,6 +69,13 @@ public:
     void nodeAction(const QString &node, link::NodeAction action) override;
     void setAccepting(bool accepting) override;
 
+    void fetchKeys() override;
+    void createKey(const keys::KeyChange &spec) override;
+    void updateKey(const QString &id, const keys::KeyChange &change) override;
+    void revokeKey(const QString &id) override;
+    // Why the connected gateways cannot be managed as one set of keys; empty when they can.
+    QString keysNotShared() const;
+
     // A gateway joins (started at once when the fleet runs) or leaves (stopped and deleted).
     void addMember(std::unique_ptr<link::GatewayLink> member);
     void removeMember(const link::GatewayLink *member);
@@ -89,6 +100,11 @@ private:
     void onMemberHistory(int member, const QString &series, const QList<stats::SecondSample> &samples);
     void onMemberConfigPut(int member, const link::ConfigPutResult &result);
     void onMemberCommand(int member, const QString &what, bool ok, const QString &message);
+    void onMemberKeys(int member, const QList<keys::KeyListing> &keys);
+    void finishKeys();
+    // A key change sent to one gateway (Redis shares it); its answer is the fleet's.
+    void keyCommand(const QString &what, const std::function<void(link::GatewayLink *)> &command);
+    bool answersKeyCommand(int member, const QString &what, bool ok, const QString &message);
     QList<int> connectedMembers() const;
     // Whom the chat console and benchmark talk to (apiUrl, clientKey, certificatePin).
     const link::GatewayLink *apiMember() const;
@@ -141,6 +157,15 @@ private:
     };
     QHash<QString, CommandRound> m_commandRounds;
     int m_configFrom = -1; // the member a fetchConfig() is waiting on
+
+    struct KeysRound
+    {
+        Round round;
+        QList<QList<keys::KeyListing>> answers;
+    };
+    std::optional<KeysRound> m_keysRound;
+    int m_keyCommandMember = -1; // the gateway a key change went to
+    QString m_keyCommand;        // its "create key" / "change key …" / "revoke key …"
 };
 
 } // namespace switchyard::client

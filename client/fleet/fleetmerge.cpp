@@ -214,6 +214,36 @@ QList<stats::SecondSample> mergeHistory(const QList<QList<stats::SecondSample>> 
     return out;
 }
 
+QList<keys::KeyListing> mergeKeyListings(const QList<QList<keys::KeyListing>> &lists)
+{
+    QList<keys::KeyListing> out;
+    QHash<QString, qsizetype> row;
+    for (const QList<keys::KeyListing> &list : lists) {
+        for (const keys::KeyListing &k : list) {
+            const auto it = row.constFind(k.key.id);
+            if (it == row.cend()) {
+                row.insert(k.key.id, out.size());
+                out.append(k);
+                continue;
+            }
+            keys::KeyListing &m = out[*it];
+            if (k.key.revokedMs != 0 && (m.key.revokedMs == 0 || k.key.revokedMs < m.key.revokedMs))
+                m.key.revokedMs = k.key.revokedMs; // the first revocation any replica saw
+            keys::KeyUsage::Snapshot &u = m.usage;
+            const keys::KeyUsage::Snapshot &v = k.usage;
+            u.requestsThisMinute = std::max(u.requestsThisMinute, v.requestsThisMinute);
+            u.tokensThisMinute = std::max(u.tokensThisMinute, v.tokensThisMinute);
+            u.tokensToday = std::max(u.tokensToday, v.tokensToday);
+            u.inFlight += v.inFlight;
+            u.requests += v.requests;
+            u.promptTokens += v.promptTokens;
+            u.completionTokens += v.completionTokens;
+            u.refused += v.refused;
+        }
+    }
+    return out;
+}
+
 QList<stats::RequestRecord> mergeByTime(QList<stats::RequestRecord> records)
 {
     std::stable_sort(records.begin(), records.end(), [](const auto &a, const auto &b) {

@@ -11,6 +11,7 @@
 //  - Latency percentiles cannot be added: the fleet's is the worst gateway's (p95 and p99), a
 //    request-weighted mean for p50. Said in the views' tooltips as "worst gateway".
 
+#include "keys/keyregistry.h"
 #include "link/gatewaystatus.h"
 #include "stats/requestrecord.h"
 #include "stats/secondshistory.h"
@@ -34,6 +35,13 @@ QList<stats::SecondSample> mergeHistory(const QList<QList<stats::SecondSample>> 
 
 // Records of several gateways in the order they started (stable for equal times).
 QList<stats::RequestRecord> mergeByTime(QList<stats::RequestRecord> records);
+
+// Virtual keys as replicas that share them through one Redis list them (docs/KEYS.md): one row per key
+// id, in the order the first gateway lists them. The windows' counts (requests and tokens this minute,
+// tokens today) are the fleet's on every replica already: the highest reading, since a replica may be a
+// round behind. Requests in flight and the totals since each gateway started add up. A key revoked on
+// any replica is revoked (the revocation may not have reached the others yet).
+QList<keys::KeyListing> mergeKeyListings(const QList<QList<keys::KeyListing>> &lists);
 
 // Worst first: Down, Degraded, Recovering, Draining, Unknown, Healthy.
 int nodeStateSeverity(health::NodeState state);

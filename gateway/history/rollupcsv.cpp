@@ -15,7 +15,8 @@ QByteArray rollupsCsv(std::span<const RollupPoint> points, RollupSplit split)
     out += "requests,errors,client_errors,prompt_tokens,completion_tokens,mean_duration_ms,mean_ttft_ms\r\n";
     out.reserve(out.size() + qsizetype(points.size()) * 80);
     for (const RollupPoint &p : points) {
-        out += QDateTime::fromMSecsSinceEpoch(p.bucketStartMs, Qt::UTC).toString(Qt::ISODate).toLatin1() + ',';
+        out +=
+            QDateTime::fromMSecsSinceEpoch(p.bucketStartMs, Qt::UTC).toString(Qt::ISODate).toLatin1() + ',';
         if (grouped)
             out += stats::csvCell(p.group) + ',';
         out += QByteArray::number(p.requests) + ',' + QByteArray::number(p.errors) + ',' +

@@ -541,6 +541,10 @@ GatewayStatus gatewayStatusOf(const routing::RoutingTable &table, const stats::G
     s.historyProblem = run.historyProblem;
     s.redisProblem = run.redisProblem;
     const config::GatewaySettings &settings = table.config().settings;
+    if (!settings.redisUrl.isEmpty()) {
+        if (const auto redis = redis::parseRedisUrl(settings.redisUrl))
+            s.keysSharedVia = redis->display();
+    }
     // Port 0 asked for an ephemeral port the config does not know: then only the Gateway can say.
     s.listenUrl = !run.listenUrl.isEmpty() || !run.running || settings.listenPort == 0
                       ? run.listenUrl
@@ -590,7 +594,8 @@ json toJson(const GatewayStatus &s)
               {"latency_ms", toJson(s.latencyAllTime)},
               {"history_problem", s.historyProblem.isEmpty() ? json(nullptr) : json(str(s.historyProblem))},
               {"history_dropped", s.historyDropped},
-              {"redis_problem", s.redisProblem.isEmpty() ? json(nullptr) : json(str(s.redisProblem))}}},
+              {"redis_problem", s.redisProblem.isEmpty() ? json(nullptr) : json(str(s.redisProblem))},
+              {"keys_shared_via", s.keysSharedVia.isEmpty() ? json(nullptr) : json(str(s.keysSharedVia))}}},
             {"config_generation", s.configGeneration},
             {"nodes", nodes}};
 }
@@ -616,6 +621,8 @@ Expected<GatewayStatus, QString> gatewayStatusFromJson(const json &j)
             r.string("history_problem", s.historyProblem);
         if (const json *h = r.member("redis_problem", false); h && h->is_string())
             r.string("redis_problem", s.redisProblem);
+        if (const json *h = r.member("keys_shared_via", false); h && h->is_string()) // null: its own keys
+            r.string("keys_shared_via", s.keysSharedVia);
         if (r.member("history_dropped", false)) // gateways before the counter do not send it
             r.number("history_dropped", s.historyDropped);
         r.number("requests_total", s.requestsTotal);

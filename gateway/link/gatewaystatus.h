@@ -104,6 +104,9 @@ struct GatewayStatus
     qint64 historyDropped = 0;
     // switchyard.redis_url set but Redis not reached: each replica counts the keys' limits alone.
     QString redisProblem;
+    // The Redis its keys and limits are shared through ("redis://host:port/db", never a password), empty
+    // when it keeps its own: the fleet window manages keys for replicas that name the same one.
+    QString keysSharedVia;
     bool operator==(const GatewayStatus &) const = default;
 };
 

@@ -219,6 +219,29 @@ switchyard --bench [--target URL|provider|gateway] [--suite article|sweep|full] 
     </message>
 </context>
 <context>
+    <name>switchyard::client::FleetLink</name>
+    <message>
+        <source>%1 keep their own keys (no switchyard.redis_url): manage keys in each gateway&apos;s own window.</source>
+        <translation>%1 各自保存自己的密钥（未设置 switchyard.redis_url）：请在每个网关自己的窗口中管理密钥。</translation>
+    </message>
+    <message>
+        <source>The gateways share their keys through different Redis servers (%1): manage keys in each gateway&apos;s own window.</source>
+        <translation>这些网关通过不同的 Redis 服务器共享密钥（%1）：请在每个网关自己的窗口中管理密钥。</translation>
+    </message>
+    <message>
+        <source>No gateway of the fleet answered.</source>
+        <translation>集群中没有网关应答。</translation>
+    </message>
+    <message>
+        <source>A change to the keys is still on its way.</source>
+        <translation>对密钥的上一项更改仍在进行中。</translation>
+    </message>
+    <message>
+        <source>The gateway it was sent to left the fleet before it answered.</source>
+        <translation>接收该请求的网关在应答前已离开集群。</translation>
+    </message>
+</context>
+<context>
     <name>switchyard::link::GatewayLink</name>
     <message>
         <source>Virtual keys are managed on one gateway at a time: open that gateway&apos;s own window.</source>

@@ -37,7 +37,7 @@ private:
     QList<quint16> m_gatewayPorts;
     QList<QProcess *> m_gateways;
 
-    QString writeConfig(int index, double weightOfA = 1)
+    QString writeConfig(int index, double weightOfA = 1, quint16 redisPort = 0)
     {
         nlohmann::ordered_json providers = nlohmann::ordered_json::object();
         const char *names[] = {"a", "b"};
@@ -49,10 +49,12 @@ private:
                 {"custom_provider_config", {{"base_provider_type", "openai"}}},
             };
         }
-        const nlohmann::ordered_json doc = {
+        nlohmann::ordered_json doc = {
             {"providers", providers},
             {"switchyard",
              {{"worker_threads", 1}, {"health_check_interval_ms", 200}, {"admin_keys", {AdminKey.toStdString()}}}}};
+        if (redisPort != 0)
+            doc["switchyard"]["redis_url"] = "redis://127.0.0.1:" + std::to_string(redisPort);
         const QString path = m_dir.filePath(u"gateway-%1.json"_s.arg(index));
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -61,16 +63,24 @@ private:
         return path;
     }
 
-    std::unique_ptr<FleetLink> fleet()
+    std::unique_ptr<FleetLink> fleet() { return fleetOf(m_gatewayPorts); }
+    std::unique_ptr<FleetLink> fleetOf(const QList<quint16> &ports)
     {
         std::vector<std::unique_ptr<link::GatewayLink>> members;
-        for (quint16 port : std::as_const(m_gatewayPorts)) {
+        for (quint16 port : ports) {
             RemoteLinkOptions o;
             o.url = QUrl(u"http://127.0.0.1:%1"_s.arg(port));
             o.adminKey = AdminKey;
             members.push_back(std::make_unique<RemoteGatewayLink>(o));
         }
         return std::make_unique<FleetLink>(std::move(members));
+    }
+
+    int chatWithKey(quint16 port, const QByteArray &secret)
+    {
+        return testing::request(port, "POST", "/v1/chat/completions", testing::chatBody("m1", 4), 10000,
+                                {{"Authorization", "Bearer " + secret}, {"Content-Type", "application/json"}})
+            .status;
     }
 
     bool chat(int gateway)
@@ -240,6 +250,91 @@ private slots:
         result = put.takeFirst()[0].value<ConfigPutResult>();
         QVERIFY2(result.outcome == ConfigPutResult::Outcome::Applied, qPrintable(result.reason));
         QTRY_VERIFY_WITH_TIMEOUT(!f->status()->configHash.isEmpty() && f->status()->configHash == result.configHash, 10000);
+    }
+
+    // Replicas that keep their own keys: a key made through the fleet window would work on one of them
+    // only, so the window refuses and says why.
+    void keysAreRefusedForGatewaysWithKeysOfTheirOwn()
+    {
+        auto f = fleet();
+        f->start();
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(*f), 10000);
+        QSignalSpy done(f.get(), &link::GatewayLink::commandFinished);
+        f->fetchKeys();
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.last()[0].toString(), u"list keys"_s);
+        QVERIFY(!done.last()[1].toBool());
+        QVERIFY2(done.last()[2].toString().contains(u"keep their own keys"_s), qPrintable(done.last()[2].toString()));
+        keys::KeyChange spec;
+        spec.name = u"ci"_s;
+        f->createKey(spec);
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.last()[0].toString(), u"create key"_s);
+        QVERIFY(!done.last()[1].toBool());
+        QCOMPARE(testing::request(m_gatewayPorts[0], "GET", "/api/keys", {}, 5000,
+                                  {{"Authorization", "Bearer " + AdminKey.toUtf8()}})
+                     .body.count("\"id\""),
+                 0); // nothing was made anywhere
+    }
+
+    // Replicas sharing their keys through one Redis are one set of keys in the fleet window: made on one
+    // gateway, it works on the other; listed from both with their usage added; revoked everywhere.
+    void keysSharedThroughOneRedisAreManagedAsOne()
+    {
+        const quint16 redisPort = m_processes->startRedis();
+        QVERIFY2(redisPort != 0, "redis-server did not start (scripts/install-deps.sh --test installs it)");
+        QList<quint16> ports;
+        for (int i = 0; i < 2; ++i) {
+            const quint16 port =
+                m_processes->startHeadless(QStringLiteral(SWITCHYARD_BIN), writeConfig(10 + i, 1, redisPort));
+            QVERIFY2(port != 0, "switchyard --headless did not start");
+            ports.append(port);
+        }
+        auto f = fleetOf(ports);
+        f->start();
+        QTRY_VERIFY_WITH_TIMEOUT(allConnected(*f) && f->keysNotShared().isEmpty(), 10000);
+
+        QSignalSpy made(f.get(), &link::GatewayLink::keyCreated);
+        QSignalSpy done(f.get(), &link::GatewayLink::commandFinished);
+        keys::KeyChange spec;
+        spec.name = u"shared"_s;
+        f->createKey(spec);
+        QVERIFY(made.wait(5000));
+        const QByteArray secret = made.first()[1].toString().toUtf8();
+        const QString id = made.first()[0].value<keys::KeyListing>().key.id;
+        QVERIFY(!secret.isEmpty());
+        QTRY_VERIFY(!done.isEmpty());
+        QCOMPARE(done.last()[0].toString(), u"create key"_s);
+        QVERIFY(done.last()[1].toBool());
+        // Made on the first gateway, it works on both (Redis takes it to the second within a second).
+        const auto listedBy = [&](quint16 port) {
+            return testing::request(port, "GET", "/api/keys", {}, 5000, {{"Authorization", "Bearer " + AdminKey.toUtf8()}})
+                .body.contains(id.toUtf8());
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(listedBy(ports[1]), 5000);
+        QCOMPARE(chatWithKey(ports[1], secret), 200);
+        QCOMPARE(chatWithKey(ports[0], secret), 200);
+        QCOMPARE(chatWithKey(ports[0], secret), 200);
+
+        // One row, its requests since start added over both gateways.
+        QSignalSpy listed(f.get(), &link::GatewayLink::keysFetched);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                listed.clear();
+                f->fetchKeys();
+                if (!listed.wait(5000))
+                    return false;
+                const auto keys = listed.last()[0].value<QList<keys::KeyListing>>();
+                return keys.size() == 1 && keys[0].key.id == id && keys[0].usage.requests == 3;
+            }(),
+            10000);
+
+        // Revoked through the fleet: refused by both.
+        f->revokeKey(id);
+        QTRY_VERIFY(done.last()[0].toString() == u"revoke key "_s + id);
+        QVERIFY(done.last()[1].toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(chatWithKey(ports[1], secret), 401, 5000);
+        QCOMPARE(chatWithKey(ports[0], secret), 401);
     }
 
     void aLostReplicaIsNamedAndTheRestStillShown()

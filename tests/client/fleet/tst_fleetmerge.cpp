@@ -127,6 +127,39 @@ private slots:
         QCOMPARE(merged[1].node, u"c"_s);
         QCOMPARE(merged[2].node, u"a"_s);
     }
+
+    // Replicas sharing keys list the same keys: one row each; this minute's and today's counts are the
+    // fleet's on every replica (the highest reading), in flight and the totals since start add up, and a
+    // revocation any replica saw wins.
+    void keysListedByReplicasAreOneList()
+    {
+        const auto listing = [](const QString &id, qint64 minute, qint64 today, qint64 inFlight, qint64 requests,
+                                qint64 revokedMs = 0) {
+            keys::KeyListing k;
+            k.key.id = id;
+            k.key.revokedMs = revokedMs;
+            k.usage.requestsThisMinute = minute;
+            k.usage.tokensToday = today;
+            k.usage.inFlight = inFlight;
+            k.usage.requests = requests;
+            k.usage.promptTokens = requests * 10;
+            return k;
+        };
+        const QList<keys::KeyListing> first = {listing(u"vk_a"_s, 5, 100, 1, 7), listing(u"vk_b"_s, 0, 0, 0, 0)};
+        const QList<keys::KeyListing> second = {listing(u"vk_b"_s, 0, 0, 0, 0, 1234), listing(u"vk_a"_s, 6, 90, 2, 4),
+                                                listing(u"vk_c"_s, 1, 1, 0, 1)};
+        const QList<keys::KeyListing> merged = mergeKeyListings({first, second});
+        QCOMPARE(merged.size(), 3);
+        QCOMPARE(merged[0].key.id, u"vk_a"_s); // the first gateway's order, then what only others list
+        QCOMPARE(merged[2].key.id, u"vk_c"_s);
+        QCOMPARE(merged[0].usage.requestsThisMinute, 6);
+        QCOMPARE(merged[0].usage.tokensToday, 100);
+        QCOMPARE(merged[0].usage.inFlight, 3);
+        QCOMPARE(merged[0].usage.requests, 11);
+        QCOMPARE(merged[0].usage.promptTokens, 110);
+        QCOMPARE(merged[1].key.revokedMs, 1234);
+        QVERIFY(mergeKeyListings({}).isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFleetMerge)
