@@ -8,6 +8,7 @@
 #include "historycharts.h"
 #include "link/localgatewaylink.h"
 #include "mainwindow.h"
+#include "ui/testscreenshot.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -25,16 +26,6 @@ using namespace switchyard::ui;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    window.resize(1400, 860);
-    QCoreApplication::processEvents();
-    QVERIFY(window.grab().save(dir + u'/' + name));
-}
 
 double sumOf(const QXYSeries *s)
 {

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "requestsmodel.h"
 #include "requestsview.h"
+#include "ui/testscreenshot.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -32,17 +33,6 @@ using namespace switchyard::ui;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-// SWITCHYARD_SCREENSHOT_DIR set: the window as the test left it, for a look (offscreen renders too).
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    window.resize(1400, 860);
-    QCoreApplication::processEvents();
-    QVERIFY(window.grab().save(dir + u'/' + name));
-}
 
 void selectOutcome(HistorySearchView *view, history::HistoryQuery::Status status)
 {

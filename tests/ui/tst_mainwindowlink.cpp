@@ -21,6 +21,7 @@
 #include "bench/benchmarkview.h"
 #include "chat/chatconsole.h"
 #include "upstream/pinnedcertificate.h"
+#include "ui/testscreenshot.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -45,6 +46,7 @@
 
 using namespace switchyard;
 using namespace switchyard::ui;
+using switchyard::testing::saveScreenshot;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -123,17 +125,6 @@ QFuture<QList<int>> sendTraffic(quint16 port, int count, const QByteArray &model
                             .status;
         return statuses;
     });
-}
-
-// SWITCHYARD_SCREENSHOT_DIR set: the window as the test left it, for a look (offscreen renders too).
-void saveScreenshot(QWidget &window, const QString &name, QSize size = QSize(1400, 860))
-{
-    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    window.resize(size);
-    QCoreApplication::processEvents();
-    QVERIFY(window.grab().save(dir + u'/' + name));
 }
 
 } // namespace

@@ -5,12 +5,14 @@
 // to simulated nodes.
 #include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
+#include "gateway/proxy/uploadforms.h"
 
 #include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace switchyard;
 using namespace switchyard::testing;
+using namespace switchyard::testing::uploads;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -20,24 +22,6 @@ nlohmann::json parse(const QByteArray &b)
     return nlohmann::json::parse(b.begin(), b.end(), nullptr, false);
 }
 
-const QByteArray Boundary = "----switchyard-test-7d1";
-
-QByteArray field(const QByteArray &name, const QByteArray &value)
-{
-    return "--" + Boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value +
-           "\r\n";
-}
-
-// Audio bytes that hold CRLFs and dashes, as real audio may.
-QByteArray audio(qsizetype size)
-{
-    QByteArray a;
-    a.reserve(size);
-    for (qsizetype i = 0; i < size; ++i)
-        a += char("RIFF\r\n--\x00\xff"[i % 10]);
-    return a;
-}
-
 // A form as the openai SDK writes it: fields in order, the file last.
 QByteArray form(const QByteArray &model, const QByteArray &extraFields = {}, qsizetype audioBytes = 48000)
 {
@@ -45,15 +29,11 @@ QByteArray form(const QByteArray &model, const QByteArray &extraFields = {}, qsi
     if (!model.isNull())
         f += field("model", model);
     f += extraFields;
-    f += "--" + Boundary +
-         "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"speech.wav\"\r\n"
-         "Content-Type: audio/wav\r\n\r\n" +
-         audio(audioBytes) + "\r\n--" + Boundary + "--\r\n";
+    f += filePart(audioBytes) + closing();
     return f;
 }
 
-const QList<QPair<QByteArray, QByteArray>> FormHeaders = {
-    {"Content-Type", "multipart/form-data; boundary=" + Boundary}};
+const QList<QPair<QByteArray, QByteArray>> FormHeaders = {{"Content-Type", contentType()}};
 
 TestResponse upload(quint16 port, const QByteArray &path, const QByteArray &body,
                     const QList<QPair<QByteArray, QByteArray>> &headers = FormHeaders)

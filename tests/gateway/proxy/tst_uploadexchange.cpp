@@ -5,12 +5,14 @@
 // two halves, the gateway, simulated nodes that count the bytes they read as they arrive.
 #include "common/testhttpclient.h"
 #include "gateway/gatewayfixture.h"
+#include "gateway/proxy/uploadforms.h"
 
 #include <QTest>
 #include <nlohmann/json.hpp>
 
 using namespace switchyard;
 using namespace switchyard::testing;
+using namespace switchyard::testing::uploads;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -18,31 +20,6 @@ namespace {
 nlohmann::json parse(const QByteArray &b)
 {
     return nlohmann::json::parse(b.begin(), b.end(), nullptr, false);
-}
-
-const QByteArray Boundary = "----switchyard-upload-42";
-
-QByteArray field(const QByteArray &name, const QByteArray &value)
-{
-    return "--" + Boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value +
-           "\r\n";
-}
-
-QByteArray filePart(qsizetype size)
-{
-    QByteArray a;
-    a.reserve(size);
-    for (qsizetype i = 0; i < size; ++i)
-        a += char("RIFF\r\n--\x00\xff"[i % 10]); // CRLFs and dashes, as real audio may hold
-    return "--" + Boundary +
-           "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"speech.wav\"\r\n"
-           "Content-Type: audio/wav\r\n\r\n" +
-           a + "\r\n";
-}
-
-QByteArray closing()
-{
-    return "--" + Boundary + "--\r\n";
 }
 
 QByteArray head(qsizetype contentLength)
@@ -171,7 +148,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(f.gateway.stats().inFlight.load(), 0, 10000);
         QCOMPARE(f.node(0).counters().requestsReceived, 0);
         QCOMPARE(request(f.port, "POST", "/v1/audio/transcriptions", form, 10000,
-                         {{"Content-Type", "multipart/form-data; boundary=" + Boundary}})
+                         {{"Content-Type", contentType()}})
                      .status,
                  200);
     }

@@ -10,6 +10,7 @@
 #include "keys/keysview.h"
 #include "link/localgatewaylink.h"
 #include "mainwindow.h"
+#include "ui/testscreenshot.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -24,16 +25,6 @@ using namespace switchyard::ui;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
-
-void saveScreenshot(QWidget &window, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    window.resize(1300, 720);
-    QCoreApplication::processEvents();
-    QVERIFY(window.grab().save(dir + u'/' + name));
-}
 
 int chat(quint16 port, const QByteArray &secret)
 {
@@ -98,7 +89,7 @@ private slots:
             return keys->model()->data(keys->model()->index(0, VirtualKeysModel::Requests)).toString();
         };
         QTRY_COMPARE_WITH_TIMEOUT(requests(), u"2"_s, 10000); // one per gateway, added
-        saveScreenshot(window, u"keys-fleet.png"_s);
+        saveScreenshot(window, u"keys-fleet.png"_s, QSize(1300, 720));
     }
 
     void aFleetOfGatewaysWithTheirOwnKeysSaysSo()
