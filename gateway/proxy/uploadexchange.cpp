@@ -105,8 +105,8 @@ void UploadExchange::clientGone()
     }
     if (m_done)
         return;
-    // Gone before the upload could be routed: nothing reached a node. Recorded as a proxied request
-    // whose client left is (499), so the request counts balance.
+    // Gone before the upload could be routed: nothing reached a node. Recorded with 499, as any proxied
+    // request whose client left, so the gateway's request counts balance.
     m_done = true;
     stats::RequestRecord r;
     r.startedMsSinceEpoch = m_startedMs;
