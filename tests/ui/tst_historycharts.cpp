@@ -44,6 +44,39 @@ void chooseWindow(ChartsView *charts, const QString &startsWith)
     }
 }
 
+// A chat request as the gateway records it, for its history to sum.
+stats::RequestRecord chatRecord(qint64 startedMs, const QString &node, int status, qint64 durationMs,
+                                qint64 completionTokens, qint64 ttftMs = -1)
+{
+    stats::RequestRecord r;
+    r.startedMsSinceEpoch = startedMs;
+    r.method = "POST";
+    r.path = "/v1/chat/completions";
+    r.model = u"m1"_s;
+    r.node = node;
+    r.status = status;
+    r.durationMs = durationMs;
+    r.ttftMs = ttftMs;
+    r.completionTokens = completionTokens;
+    return r;
+}
+
+// The main window of a gateway of this process, on its Charts tab, showing the last 24 hours.
+struct ChartsWindow
+{
+    explicit ChartsWindow(Gateway &gateway) : link(&gateway), window(&link, &gateway, nullptr)
+    {
+        window.show();
+        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
+        chooseWindow(window.chartsView(), u"24 hours"_s);
+    }
+    ChartsView *charts() const { return window.chartsView(); }
+    HistoryCharts *history() const { return window.chartsView()->historyCharts(); }
+
+    link::LocalGatewayLink link;
+    MainWindow window;
+};
+
 } // namespace
 
 class TestHistoryCharts final : public QObject
@@ -64,34 +97,20 @@ private slots:
         // 12 three days ago (in the week, not the day).
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const auto record = [&](qint64 ago, int count, int failed, qint64 tokens) {
-            for (int i = 0; i < count; ++i) {
-                stats::RequestRecord r;
-                r.startedMsSinceEpoch = now - ago + i;
-                r.method = "POST";
-                r.path = "/v1/chat/completions";
-                r.model = u"m1"_s;
-                r.node = u"a"_s;
-                r.status = i < failed ? 502 : 200;
-                r.durationMs = 2000;
-                r.ttftMs = 300;
-                r.completionTokens = tokens;
-                QVERIFY(f.gateway.history()->append(r));
-            }
+            for (int i = 0; i < count; ++i)
+                QVERIFY(f.gateway.history()->append(
+                    chatRecord(now - ago + i, u"a"_s, i < failed ? 502 : 200, 2000, tokens, 300)));
         };
         record(3'600'000, 60, 6, 100);
         record(5 * 3'600'000, 30, 0, 100);
         record(3 * 24 * 3'600'000, 12, 0, 100);
         f.gateway.history()->flush();
 
-        link::LocalGatewayLink link(&f.gateway);
-        MainWindow window(&link, &f.gateway, nullptr);
-        window.show();
+        ChartsWindow w(f.gateway);
+        MainWindow &window = w.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
-        ChartsView *charts = window.chartsView();
-        HistoryCharts *day = charts->historyCharts();
-
-        chooseWindow(charts, u"24 hours"_s);
+        ChartsView *charts = w.charts();
+        HistoryCharts *day = w.history();
         QTRY_VERIFY(day->isVisible());
         // Every bucket of the day is drawn, and requests/s × bucket seconds adds back up to the count.
         QTRY_VERIFY_WITH_TIMEOUT(!day->points().empty(), 10000);
@@ -131,31 +150,21 @@ private slots:
         QTemporaryDir dir;
         GatewayFixture f;
         const QString path = dir.filePath(u"history.db"_s);
-        QVERIFY(
-            f.start({u"a"_s, u"b"_s}, {}, {}, [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
+        QVERIFY(f.start({u"a"_s, u"b"_s}, {}, {},
+                        [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (int i = 0; i < 60; ++i) {
-            stats::RequestRecord r;
-            r.startedMsSinceEpoch = now - 3'600'000 + i * 1000;
-            r.method = "POST";
-            r.path = "/v1/chat/completions";
-            r.model = u"m1"_s;
-            r.node = i % 3 == 0 ? u"b"_s : u"a"_s; // 40 on a, 20 on b
-            r.status = 200;
-            r.durationMs = i % 3 == 0 ? 4000 : 1000;
-            r.completionTokens = 50;
-            QVERIFY(f.gateway.history()->append(r));
+            const bool onB = i % 3 == 0; // 40 on a, 20 on b
+            QVERIFY(f.gateway.history()->append(
+                chatRecord(now - 3'600'000 + i * 1000, onB ? u"b"_s : u"a"_s, 200, onB ? 4000 : 1000, 50)));
         }
         f.gateway.history()->flush();
 
-        link::LocalGatewayLink link(&f.gateway);
-        MainWindow window(&link, &f.gateway, nullptr);
-        window.show();
+        ChartsWindow w(f.gateway);
+        MainWindow &window = w.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
-        ChartsView *charts = window.chartsView();
-        HistoryCharts *day = charts->historyCharts();
-        chooseWindow(charts, u"24 hours"_s);
+        ChartsView *charts = w.charts();
+        HistoryCharts *day = w.history();
         QTRY_VERIFY_WITH_TIMEOUT(!day->points().empty(), 10000);
 
         auto *split = day->findChild<QComboBox *>(u"historySplit"_s);
@@ -194,12 +203,8 @@ private slots:
     {
         GatewayFixture f;
         QVERIFY(f.start({u"a"_s}));
-        link::LocalGatewayLink link(&f.gateway);
-        MainWindow window(&link, &f.gateway, nullptr);
-        window.show();
-        window.findChild<QTabWidget *>()->setCurrentWidget(window.chartsView());
-        chooseWindow(window.chartsView(), u"24 hours"_s);
-        HistoryCharts *day = window.chartsView()->historyCharts();
+        ChartsWindow w(f.gateway);
+        HistoryCharts *day = w.history();
         QTRY_VERIFY(day->statusLabel()->text().contains(u"switchyard.history.path"_s));
         QCOMPARE(day->series(u"requests"_s)->count(), 0);
     }
