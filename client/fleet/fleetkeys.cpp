@@ -5,7 +5,6 @@
 #include "fleet/fleetmerge.h"
 
 #include <QMap>
-#include <QTimer>
 
 using namespace Qt::Literals::StringLiterals;
 
@@ -71,8 +70,7 @@ void FleetLink::finishKeys()
         return;
     KeysRound r = std::move(*m_keysRound);
     m_keysRound.reset();
-    r.round.timeout->stop();
-    r.round.timeout->deleteLater(); // this may be its own timeout being handled
+    dropTimer(r.round.timeout);
     if (r.answers.isEmpty()) {
         emit commandFinished(u"list keys"_s, false, tr("No gateway of the fleet answered."));
         return;

@@ -239,7 +239,7 @@ void FleetLink::later(std::function<void()> f)
 }
 
 // A round's timer may be the one whose timeout is being handled: never deleted under its own signal.
-static void dropTimer(QTimer *timer)
+void FleetLink::dropTimer(QTimer *timer)
 {
     if (!timer)
         return;

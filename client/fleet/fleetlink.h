@@ -116,6 +116,8 @@ private:
     // One command to every connected gateway, answered by one commandFinished(what, …) for all.
     void sendToAll(const QString &what, const std::function<void(link::GatewayLink *)> &command);
     QTimer *startTimeout(std::function<void()> onTimeout);
+    // Stops a round's timer and deletes it from the event loop (it may be the one being handled).
+    static void dropTimer(QTimer *timer);
     void later(std::function<void()> f);
 
     std::vector<std::unique_ptr<link::GatewayLink>> m_members;
