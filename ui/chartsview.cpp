@@ -1,6 +1,7 @@
 #include "chartsview.h"
 
 #include "chartaxis.h"
+#include "chartpalette.h"
 #include "historycharts.h"
 
 #include <QChart>
@@ -201,14 +202,10 @@ const MetricHistory *ChartsView::history(const QString &id) const
 
 QColor ChartsView::nodeColor(const QString &node)
 {
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                                     QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
-                                     QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2),
-                                     QColor(0x17, 0xbe, 0xcf), QColor(0xbc, 0xbd, 0x22)};
     auto it = m_nodeIndex.constFind(node);
     if (it == m_nodeIndex.constEnd())
         it = m_nodeIndex.insert(node, int(m_nodeIndex.size()));
-    return palette[*it % int(std::size(palette))];
+    return seriesColor(*it);
 }
 
 ChartsView::Line &ChartsView::line(const QString &id, Chart chart, const QString &label, const QColor &color,

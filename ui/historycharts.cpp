@@ -1,6 +1,7 @@
 #include "historycharts.h"
 
 #include "chartaxis.h"
+#include "chartpalette.h"
 #include "history/rollupcsv.h"
 
 #include <QChart>
@@ -288,25 +289,20 @@ void HistoryCharts::showGroups(const QStringList &groups)
 {
     if (groups == m_groups)
         return;
-    for (QXYSeries *s : std::as_const(m_groupSeries)) {
-        for (auto it = m_series.begin(); it != m_series.end();) {
-            it = it.value() == s ? m_series.erase(it) : std::next(it);
-        }
-        s->chart()->removeSeries(s);
-        delete s;
-    }
-    m_groupSeries.clear();
-    m_groups = groups;
-    // Tableau's ten, as the live charts use; the ninth series ("all others") gets grey.
-    static const QColor Palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                                     QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                                     QColor(0xe3, 0x77, 0xc2), QColor(0xbc, 0xbd, 0x22), QColor(0x7f, 0x7f, 0x7f)};
     const QString ids[3] = {u"requests"_s, u"tokens"_s, u"latency"_s};
+    for (const QString &g : std::as_const(m_groups)) {
+        for (const QString &id : ids) {
+            QXYSeries *s = m_series.take(id % u':' % g);
+            s->chart()->removeSeries(s);
+            delete s;
+        }
+    }
+    m_groups = groups;
     for (qsizetype g = 0; g < groups.size(); ++g) {
-        const QColor color = groups[g] == u"(other)"_s ? QColor(0x7f, 0x7f, 0x7f)
-                                                       : Palette[size_t(g) % std::size(Palette)];
+        // The live charts' colours, in the order of the busiest; "all others" in grey.
+        const QColor color = groups[g] == u"(other)"_s ? QColor(0x7f, 0x7f, 0x7f) : seriesColor(int(g));
         for (int i = 0; i < 3; ++i)
-            m_groupSeries << addLine(m_panels[i], ids[i] % u':' % groups[g], groupLabel(groups[g]), color, i == 2);
+            addLine(m_panels[i], ids[i] % u':' % groups[g], groupLabel(groups[g]), color, i == 2);
     }
 }
 

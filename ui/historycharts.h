@@ -86,8 +86,7 @@ private:
     Span m_span = Span::Day;
     history::RollupSplit m_split = history::RollupSplit::None;
     QComboBox *m_splitBox;
-    QStringList m_groups; // of the per-group series shown
-    QList<QXYSeries *> m_groupSeries;
+    QStringList m_groups; // of the per-group series shown ("requests:<group>", …)
     Panel m_panels[3];
     QHash<QString, QXYSeries *> m_series;
     QLabel *m_status;
