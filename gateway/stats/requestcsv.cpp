@@ -22,11 +22,6 @@ QByteArray csvCell(const QString &text)
 
 namespace {
 
-QByteArray cell(const QString &text)
-{
-    return csvCell(text);
-}
-
 QByteArray count(qint64 v)
 {
     return v < 0 ? QByteArray() : QByteArray::number(v);
@@ -58,12 +53,12 @@ QByteArray requestsCsvRows(std::span<const RequestRecord> records)
     for (const RequestRecord &r : records) {
         const QString started =
             QDateTime::fromMSecsSinceEpoch(r.startedMsSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs);
-        out += cell(started) + ',' + cell(r.keyId) + ',' + cell(QString::fromLatin1(r.method)) + ',' +
-               cell(QString::fromUtf8(r.path)) + ',' + cell(r.model) + ',' + cell(r.node) + ',' +
-               cell(r.route) + ',' + QByteArray::number(r.status) + ',' + QByteArray::number(r.attempts) +
+        out += csvCell(started) + ',' + csvCell(r.keyId) + ',' + csvCell(QString::fromLatin1(r.method)) + ',' +
+               csvCell(QString::fromUtf8(r.path)) + ',' + csvCell(r.model) + ',' + csvCell(r.node) + ',' +
+               csvCell(r.route) + ',' + QByteArray::number(r.status) + ',' + QByteArray::number(r.attempts) +
                ',' + (r.stream ? "true" : "false") + ',' + count(r.ttftMs) + ',' + count(r.durationMs) + ',' +
-               count(r.promptTokens) + ',' + count(r.completionTokens) + ',' + cell(triedText(r.tried)) +
-               ',' + cell(r.error) + "\r\n";
+               count(r.promptTokens) + ',' + count(r.completionTokens) + ',' + csvCell(triedText(r.tried)) +
+               ',' + csvCell(r.error) + "\r\n";
     }
     return out;
 }
