@@ -26,12 +26,6 @@ struct RollupKey
     }
 };
 
-struct RollupSums
-{
-    qint64 requests = 0, errors = 0, clientErrors = 0, promptTokens = 0, completionTokens = 0;
-    qint64 durationSum = 0, ttftSum = 0, ttftCount = 0;
-};
-
 } // namespace
 
 DiskWriter::DiskWriter(detail::Queue &queue, const HistoryOptions &options, QString path, QString name)
@@ -269,18 +263,9 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         if (!ins.exec())
             return abort(u"insert request"_s, ins.lastError());
 
-        RollupSums &sum = rollups[RollupKey{floorToMinute(r.startedMsSinceEpoch), storedText(r.node),
-                                            storedText(r.model), storedText(r.keyId)}];
-        ++sum.requests;
-        sum.errors += isServerError(r) ? 1 : 0;
-        sum.clientErrors += (r.status >= 400 && r.status < 500) ? 1 : 0;
-        sum.promptTokens += std::max<qint64>(r.promptTokens, 0);
-        sum.completionTokens += std::max<qint64>(r.completionTokens, 0);
-        sum.durationSum += std::max<qint64>(r.durationMs, 0);
-        if (r.ttftMs >= 0) {
-            sum.ttftSum += r.ttftMs;
-            ++sum.ttftCount;
-        }
+        rollups[RollupKey{floorToMinute(r.startedMsSinceEpoch), storedText(r.node), storedText(r.model),
+                          storedText(r.keyId)}]
+            .add(r);
     }
     SqliteStatement &up = m_upsertRollup;
     for (const auto &[key, sum] : rollups) {

@@ -171,29 +171,12 @@ std::optional<RollupSplit> rollupSplitFromName(QStringView name)
 
 namespace {
 
-// One bucket's sums as stored, before the means: groups folded into "(other)" add up exactly.
-struct BucketSums
-{
-    qint64 requests = 0, errors = 0, clientErrors = 0, promptTokens = 0, completionTokens = 0;
-    qint64 durationSum = 0, ttftSum = 0, ttftCount = 0;
-
-    void add(const BucketSums &o)
-    {
-        requests += o.requests;
-        errors += o.errors;
-        clientErrors += o.clientErrors;
-        promptTokens += o.promptTokens;
-        completionTokens += o.completionTokens;
-        durationSum += o.durationSum;
-        ttftSum += o.ttftSum;
-        ttftCount += o.ttftCount;
-    }
-};
-
+// One group's buckets, as stored sums (history/storedvalues): groups folded into "(other)" add up exactly
+// before the means are taken.
 struct Series
 {
     QString group;
-    std::vector<BucketSums> buckets;
+    std::vector<RollupSums> buckets;
     qint64 total = 0;
 };
 
@@ -261,7 +244,7 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
     QHash<QString, size_t> index;
     if (split == RollupSplit::None) { // every bucket listed, even with no request at all
         index.insert(QString(), 0);
-        groups.push_back({QString(), std::vector<BucketSums>(size_t(buckets)), 0});
+        groups.push_back({QString(), std::vector<RollupSums>(size_t(buckets)), 0});
     }
     while (q.next()) {
         const qint64 b = q.value(0).toLongLong();
@@ -271,10 +254,10 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
         auto it = index.constFind(g);
         if (it == index.cend()) {
             it = index.insert(g, groups.size());
-            groups.push_back({g, std::vector<BucketSums>(size_t(buckets)), 0});
+            groups.push_back({g, std::vector<RollupSums>(size_t(buckets)), 0});
         }
         Series &s = groups[*it];
-        BucketSums &sums = s.buckets[size_t(b)];
+        RollupSums &sums = s.buckets[size_t(b)];
         sums.requests = q.value(2).toLongLong();
         sums.errors = q.value(3).toLongLong();
         sums.clientErrors = q.value(4).toLongLong();
@@ -291,7 +274,7 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
             return a.total != b.total ? a.total > b.total : a.group < b.group;
         });
         if (groups.size() > size_t(MaxSplitGroups)) {
-            Series other{u"(other)"_s, std::vector<BucketSums>(size_t(buckets)), 0};
+            Series other{u"(other)"_s, std::vector<RollupSums>(size_t(buckets)), 0};
             for (size_t i = MaxSplitGroups; i < groups.size(); ++i) {
                 for (qint64 b = 0; b < buckets; ++b)
                     other.buckets[size_t(b)].add(groups[i].buckets[size_t(b)]);
@@ -306,7 +289,7 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
     out.reserve(groups.size() * size_t(buckets));
     for (const Series &s : groups) {
         for (qint64 b = 0; b < buckets; ++b) {
-            const BucketSums &sums = s.buckets[size_t(b)];
+            const RollupSums &sums = s.buckets[size_t(b)];
             RollupPoint p;
             p.group = s.group;
             p.bucketStartMs = from + b * bucketMs;

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 
 class QSqlError;
 
@@ -39,5 +40,43 @@ QStringList listFromJson(const QString &json);
 
 // Counted as an error in the rollups: status 500 and above, or an answer cut off midway.
 bool isServerError(const stats::RequestRecord &r);
+
+// The summed columns of a rollups row: what the writer adds up per request, and what a reading adds up
+// per bucket (and per "(other)" group) before it takes the means.
+struct RollupSums
+{
+    qint64 requests = 0, errors = 0, clientErrors = 0, promptTokens = 0, completionTokens = 0;
+    qint64 durationSum = 0, ttftSum = 0, ttftCount = 0;
+
+    void add(const stats::RequestRecord &r); // one request: unknown counts add nothing
+    void add(const RollupSums &o);
+};
+
+// Inline: the writer adds every request it stores.
+inline void RollupSums::add(const stats::RequestRecord &r)
+{
+    ++requests;
+    errors += isServerError(r) ? 1 : 0;
+    clientErrors += (r.status >= 400 && r.status < 500) ? 1 : 0;
+    promptTokens += std::max<qint64>(r.promptTokens, 0);
+    completionTokens += std::max<qint64>(r.completionTokens, 0);
+    durationSum += std::max<qint64>(r.durationMs, 0);
+    if (r.ttftMs >= 0) {
+        ttftSum += r.ttftMs;
+        ++ttftCount;
+    }
+}
+
+inline void RollupSums::add(const RollupSums &o)
+{
+    requests += o.requests;
+    errors += o.errors;
+    clientErrors += o.clientErrors;
+    promptTokens += o.promptTokens;
+    completionTokens += o.completionTokens;
+    durationSum += o.durationSum;
+    ttftSum += o.ttftSum;
+    ttftCount += o.ttftCount;
+}
 
 } // namespace switchyard::history
