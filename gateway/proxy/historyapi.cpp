@@ -92,6 +92,17 @@ std::optional<history::HistoryQuery::Status> statusParameter(const QString &text
     return std::nullopt;
 }
 
+// The answer's format: JSON (the default) or CSV for a spreadsheet; nullopt for anything else.
+std::optional<bool> csvParameter(const QUrlQuery &q)
+{
+    const QString format = q.queryItemValue(u"format"_s);
+    if (format.isEmpty() || format == u"json"_s)
+        return false;
+    if (format == u"csv"_s)
+        return true;
+    return std::nullopt;
+}
+
 } // namespace
 
 Dispatch historyRequests(const Route &, const http::Request &request, const ExchangeContext &context, ResponseSink *)
@@ -114,8 +125,8 @@ Dispatch historyRequests(const Route &, const http::Request &request, const Exch
     const auto status = statusParameter(q.queryItemValue(u"status"_s));
     if (!status)
         return badParameter(u"status"_s, u"must be one of any, ok, client_error, server_error, failed"_s);
-    const QString format = q.queryItemValue(u"format"_s);
-    if (!format.isEmpty() && format != u"json"_s && format != u"csv"_s)
+    const std::optional<bool> csv = csvParameter(q);
+    if (!csv)
         return badParameter(u"format"_s, u"must be json or csv"_s);
     query.fromMs = from;
     query.toMs = to;
@@ -129,7 +140,7 @@ Dispatch historyRequests(const Route &, const http::Request &request, const Exch
     const auto page = std::get<0>(store)->search(query);
     if (!page)
         return answer(errorResponse(503, u"The history could not be read: "_s % page.error(), "history_unavailable"));
-    if (format == u"csv"_s) {
+    if (*csv) {
         // A spreadsheet's page: the same rows and columns as the panel's export. The next page's cursor
         // goes in a header, as the body has no place for it.
         std::vector<stats::RequestRecord> records;
@@ -174,15 +185,15 @@ Dispatch historyRollups(const Route &, const http::Request &request, const Excha
     const auto split = history::rollupSplitFromName(q.queryItemValue(u"split"_s));
     if (!split)
         return badParameter(u"split"_s, u"must be node, model or key"_s);
-    const QString format = q.queryItemValue(u"format"_s);
-    if (!format.isEmpty() && format != u"json"_s && format != u"csv"_s)
+    const std::optional<bool> csv = csvParameter(q);
+    if (!csv)
         return badParameter(u"format"_s, u"must be json or csv"_s);
     const auto points = std::get<0>(store)->rollups(fromMs, toMs, int(*bucket), q.queryItemValue(u"node"_s, QUrl::FullyDecoded),
                                                     q.queryItemValue(u"model"_s, QUrl::FullyDecoded),
                                                     q.queryItemValue(u"key"_s, QUrl::FullyDecoded), *split);
     if (!points)
         return badParameter(u"bucket_minutes"_s, points.error()); // too many buckets for the range
-    if (format == u"csv"_s)
+    if (*csv)
         return answer({200, "Content-Type: text/csv; charset=utf-8\r\n", history::rollupsCsv(*points, *split)});
     nlohmann::json data = nlohmann::json::array();
     for (const history::RollupPoint &p : *points) {
