@@ -219,10 +219,13 @@ void HistoryCharts::redraw()
     const bool split = m_shownQuery.split != history::RollupSplit::None && !m_points.empty();
     // Split points come series by series (history/historystore): a new group starts a new series.
     QStringList groups;
+    QHash<QString, QString> names; // split by key: id → the key's name
     QList<QList<QPointF>> requests(1), errors(1), tokens(1), latency(1), ttft(1);
     for (const history::RollupPoint &p : m_points) {
         if (split && (groups.isEmpty() || groups.constLast() != p.group)) {
             groups << p.group;
+            if (!p.groupName.isEmpty())
+                names.insert(p.group, p.groupName);
             if (groups.size() > 1) {
                 requests.append(QList<QPointF>());
                 tokens.append(QList<QPointF>());
@@ -241,7 +244,7 @@ void HistoryCharts::redraw()
                 ttft.last().append({x, p.meanTtftMs / 1000.0});
         }
     }
-    showGroups(split ? groups : QStringList());
+    showGroups(split ? groups : QStringList(), names);
     const QString whole[3] = {u"requests"_s, u"tokens"_s, u"latency"_s};
     const QList<QList<QPointF>> *perPanel[3] = {&requests, &tokens, &latency};
     for (int i = 0; i < 3; ++i) {
@@ -282,12 +285,19 @@ QString HistoryCharts::groupLabel(const QString &group) const
         return tr("all others");
     if (group.isEmpty())
         return m_shownQuery.split == history::RollupSplit::Key ? tr("no key") : tr("(none)");
-    return group;
+    // A key by its name; when another key shown has the same name, with the start of its id too
+    // ("vk_2f9a…": enough to tell them apart in a legend, where the whole id would be cut off).
+    const QString name = m_groupNames.value(group);
+    if (name.isEmpty())
+        return group;
+    const auto sameName = std::count_if(m_groupNames.cbegin(), m_groupNames.cend(),
+                                        [&name](const QString &other) { return other == name; });
+    return sameName > 1 ? u"%1 (%2…)"_s.arg(name, group.left(7)) : name;
 }
 
-void HistoryCharts::showGroups(const QStringList &groups)
+void HistoryCharts::showGroups(const QStringList &groups, const QHash<QString, QString> &names)
 {
-    if (groups == m_groups)
+    if (groups == m_groups && names == m_groupNames)
         return;
     const QString ids[3] = {u"requests"_s, u"tokens"_s, u"latency"_s};
     for (const QString &g : std::as_const(m_groups)) {
@@ -298,6 +308,7 @@ void HistoryCharts::showGroups(const QStringList &groups)
         }
     }
     m_groups = groups;
+    m_groupNames = names;
     for (qsizetype g = 0; g < groups.size(); ++g) {
         // The live charts' colours, in the order of the busiest; "all others" in grey.
         const QColor color = groups[g] == u"(other)"_s ? QColor(0x7f, 0x7f, 0x7f) : seriesColor(int(g));

@@ -10,6 +10,7 @@
 
 #include "link/gatewaylink.h"
 
+#include <QHash>
 #include <QWidget>
 #include <functional>
 #include <vector>
@@ -80,13 +81,14 @@ private:
                        bool points);
     void redraw();
     // Split: the per-group series for these groups, made anew when the groups changed.
-    void showGroups(const QStringList &groups);
+    void showGroups(const QStringList &groups, const QHash<QString, QString> &names);
     QString groupLabel(const QString &group) const;
 
     Span m_span = Span::Day;
     history::RollupSplit m_split = history::RollupSplit::None;
     QComboBox *m_splitBox;
     QStringList m_groups; // of the per-group series shown ("requests:<group>", …)
+    QHash<QString, QString> m_groupNames; // split by key: the keys' names by id, for the legend
     Panel m_panels[3];
     QHash<QString, QXYSeries *> m_series;
     QLabel *m_status;

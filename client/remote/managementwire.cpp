@@ -190,6 +190,9 @@ Expected<std::vector<history::RollupPoint>, QString> parseRollups(QByteArrayView
             const auto g = b.find(groupMember);
             if (g != b.end() && g->is_string())
                 p.group = QString::fromStdString(g->get<std::string>());
+            const auto name = b.find("key_name"); // split by key
+            if (name != b.end() && name->is_string())
+                p.groupName = QString::fromStdString(name->get<std::string>());
         }
         p.bucketStartMs = integer(b, "bucket_start_ms", 0);
         p.requests = integer(b, "requests", 0);

@@ -285,13 +285,32 @@ Expected<std::vector<RollupPoint>, QString> HistoryStore::rollups(qint64 fromMs,
         }
     }
 
+    // The keys' names: a handful of lookups by primary key, for the groups listed.
+    QHash<QString, QString> names;
+    if (split == RollupSplit::Key) {
+        QSqlQuery n(*db);
+        n.setForwardOnly(true);
+        if (n.prepare(u"SELECT name FROM keys WHERE id = ?"_s)) {
+            for (const Series &s : groups) {
+                if (s.group.isEmpty() || s.group == u"(other)"_s)
+                    continue;
+                n.bindValue(0, s.group);
+                if (n.exec() && n.next())
+                    names.insert(s.group, n.value(0).toString());
+                n.finish();
+            }
+        }
+    }
+
     std::vector<RollupPoint> out;
     out.reserve(groups.size() * size_t(buckets));
     for (const Series &s : groups) {
+        const QString name = names.value(s.group);
         for (qint64 b = 0; b < buckets; ++b) {
             const RollupSums &sums = s.buckets[size_t(b)];
             RollupPoint p;
             p.group = s.group;
+            p.groupName = name;
             p.bucketStartMs = from + b * bucketMs;
             p.requests = sums.requests;
             p.errors = sums.errors;

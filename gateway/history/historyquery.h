@@ -61,6 +61,10 @@ struct RollupPoint
     // Split rollups: the node, model or key id the point sums ("" for requests without a key; "(other)"
     // for the groups beyond the busiest few). Empty when not split.
     QString group;
+    // Split by key: the key's name, as this history file keeps it (also for a revoked key), so a chart
+    // can say "ci-runner" rather than its id. Empty for other splits, "no key", "(other)" and a key the
+    // file does not know.
+    QString groupName;
     qint64 bucketStartMs = 0;
     qint64 requests = 0;
     qint64 errors = 0;       // status 500 and above, or cut mid-answer

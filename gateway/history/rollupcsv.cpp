@@ -12,6 +12,8 @@ QByteArray rollupsCsv(std::span<const RollupPoint> points, RollupSplit split)
     QByteArray out = "bucket_start_utc,";
     if (grouped)
         out.append(rollupSplitName(split)).append(',');
+    if (split == RollupSplit::Key)
+        out.append("key_name,");
     out += "requests,errors,client_errors,prompt_tokens,completion_tokens,mean_duration_ms,mean_ttft_ms\r\n";
     out.reserve(out.size() + qsizetype(points.size()) * 80);
     for (const RollupPoint &p : points) {
@@ -19,6 +21,8 @@ QByteArray rollupsCsv(std::span<const RollupPoint> points, RollupSplit split)
             QDateTime::fromMSecsSinceEpoch(p.bucketStartMs, Qt::UTC).toString(Qt::ISODate).toLatin1() + ',';
         if (grouped)
             out += stats::csvCell(p.group) + ',';
+        if (split == RollupSplit::Key)
+            out += stats::csvCell(p.groupName) + ',';
         out += QByteArray::number(p.requests) + ',' + QByteArray::number(p.errors) + ',' +
                QByteArray::number(p.clientErrors) + ',' + QByteArray::number(p.promptTokens) + ',' +
                QByteArray::number(p.completionTokens) + ',' +

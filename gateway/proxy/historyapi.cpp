@@ -207,6 +207,8 @@ Dispatch historyRollups(const Route &, const http::Request &request, const Excha
                         {"mean_ttft_ms", p.meanTtftMs < 0 ? nlohmann::json(nullptr) : nlohmann::json(p.meanTtftMs)}};
         if (*split != history::RollupSplit::None)
             point[history::rollupSplitName(*split)] = p.group.toStdString();
+        if (*split == history::RollupSplit::Key)
+            point["key_name"] = p.groupName.toStdString();
         data.push_back(std::move(point));
     }
     nlohmann::json body = {{"bucket_minutes", *bucket}, {"from_ms", fromMs}, {"to_ms", toMs}, {"data", std::move(data)}};

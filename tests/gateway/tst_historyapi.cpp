@@ -232,6 +232,41 @@ private slots:
         QVERIFY2(bad.body.contains("split"), bad.body.constData());
     }
 
+    // Split by key, each series says whose it is: the key's name beside its id, in JSON and in CSV, also
+    // once the key is revoked (its requests stay in the history).
+    void rollupsByKeyNameTheKeys()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        QVERIFY(f.start({u"a"_s}, {}, {}, withHistory(dir.filePath(u"history.db"_s))));
+        QCOMPARE(chat(f.port).status, 200); // without a key, before there was one
+        const json made = bodyOf(request(f.port, "POST", "/api/keys", R"({"name": "ci-runner"})"));
+        const std::string secret = made.value("secret", ""), id = made.value("id", "");
+        QVERIFY(!secret.empty() && !id.empty());
+        QCOMPARE(chat(f.port, secret).status, 200);
+        QCOMPARE(chat(f.port, secret).status, 200);
+        QTRY_COMPARE(countFound(f.port), 3);
+        QCOMPARE(request(f.port, "DELETE", "/api/keys/" + QByteArray::fromStdString(id)).status, 200);
+
+        const json byKey = bodyOf(request(f.port, "GET", "/api/history/rollups?bucket_minutes=1440&split=key"));
+        QHash<QString, QString> names;
+        QHash<QString, qint64> requests;
+        for (const json &p : byKey["data"]) {
+            names[str(p["key"])] = str(p["key_name"]);
+            requests[str(p["key"])] += p["requests"].get<qint64>();
+        }
+        QCOMPARE(names.value(QString::fromStdString(id)), u"ci-runner"_s);
+        QCOMPARE(requests.value(QString::fromStdString(id)), 2);
+        QVERIFY(names.contains(QString()));
+        QCOMPARE(names.value(QString()), QString()); // no key, no name
+        QCOMPARE(requests.value(QString()), 1);
+
+        const TestResponse csv = request(f.port, "GET", "/api/history/rollups?bucket_minutes=1440&split=key&format=csv");
+        const QList<QByteArray> lines = csv.body.trimmed().split('\n');
+        QVERIFY2(lines[0].startsWith("bucket_start_utc,key,key_name,requests,"), lines[0].constData());
+        QVERIFY2(csv.body.contains(QByteArray(QByteArray::fromStdString(id) + ",ci-runner,2,")), csv.body.constData());
+    }
+
     // A damaged file is moved aside (kept, never overwritten) and a new history starts; the gateway
     // serves throughout and says what happened.
     void aDamagedHistoryFileIsKeptAsideAndANewOneStarts()

@@ -199,6 +199,44 @@ private slots:
         QCOMPARE(qRound(sumOf(day->series(u"requests"_s)) * 300), 60);
     }
 
+    // Split by key, the legend names each key as its owner named it, not by its id; two keys of one
+    // name are told apart by their ids.
+    void aLinePerKeyNamedByTheKey()
+    {
+        QTemporaryDir dir;
+        GatewayFixture f;
+        const QString path = dir.filePath(u"history.db"_s);
+        QVERIFY(f.start({u"a"_s}, {}, {}, [path](config::GatewayConfig &c) { c.settings.history.path = path; }));
+        const QString ids[3] = {u"vk_1111111111111111"_s, u"vk_2222222222222222"_s, u"vk_3a33333333333333"_s};
+        const QString names[3] = {u"ci-runner"_s, u"alice"_s, u"alice"_s};
+        for (int k = 0; k < 3; ++k) {
+            keys::VirtualKey key;
+            key.id = ids[k];
+            key.name = names[k];
+            f.gateway.history()->saveKey(key);
+        }
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < 30; ++i) {
+            stats::RequestRecord r = chatRecord(now - 3'600'000 + i * 1000, u"a"_s, 200, 1000, 50);
+            r.keyId = ids[i % 3];
+            r.startedMsSinceEpoch -= (i % 3) * 600'000; // each key its own buckets, so each line shows
+            QVERIFY(f.gateway.history()->append(r));
+        }
+        f.gateway.history()->flush();
+
+        ChartsWindow w(f.gateway);
+        HistoryCharts *day = w.history();
+        QTRY_VERIFY_WITH_TIMEOUT(!day->points().empty(), 10000);
+        auto *split = day->findChild<QComboBox *>(u"historySplit"_s);
+        split->setCurrentIndex(split->findData(int(history::RollupSplit::Key)));
+        emit split->activated(split->currentIndex());
+        QTRY_VERIFY_WITH_TIMEOUT(day->series(u"requests:"_s + ids[0]) != nullptr, 10000);
+        QCOMPARE(day->series(u"requests:"_s + ids[0])->name(), u"ci-runner"_s);
+        QCOMPARE(day->series(u"requests:"_s + ids[1])->name(), u"alice (vk_2222…)"_s);
+        QCOMPARE(day->series(u"tokens:"_s + ids[2])->name(), u"alice (vk_3a33…)"_s);
+        saveScreenshot(w.window, u"charts-history-per-key.png"_s);
+    }
+
     void aGatewayWithoutHistorySaysHowToTurnItOn()
     {
         GatewayFixture f;

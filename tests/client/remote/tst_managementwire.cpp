@@ -239,12 +239,14 @@ private slots:
         // Split sums: asked with split=key, each point's group read from the member named after it.
         week.split = history::RollupSplit::Key;
         QCOMPARE(QUrlQuery(QUrl(u"http://gw"_s + rollupsPath(week))).queryItemValue(u"split"_s), u"key"_s);
-        const auto byKey = parseRollups(R"({"split":"key","data":[{"bucket_start_ms":0,"key":"vk_1","requests":2},)"
-                                        R"({"bucket_start_ms":0,"key":"","requests":1}]})");
+        const auto byKey = parseRollups(R"({"split":"key","data":[{"bucket_start_ms":0,"key":"vk_1","key_name":"ci","requests":2},)"
+                                        R"({"bucket_start_ms":0,"key":"","key_name":"","requests":1}]})");
         QVERIFY(byKey);
         QCOMPARE(byKey->size(), size_t(2));
         QCOMPARE(byKey->at(0).group, u"vk_1"_s);
+        QCOMPARE(byKey->at(0).groupName, u"ci"_s);
         QCOMPARE(byKey->at(1).group, QString());
+        QCOMPARE(byKey->at(1).groupName, QString());
         QCOMPARE(byKey->at(1).requests, 1);
         QVERIFY(parseRollups(R"({"split":7,"data":[]})")); // a split that names nothing: no groups
     }

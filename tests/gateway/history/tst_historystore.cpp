@@ -262,6 +262,38 @@ private slots:
         compareRecords(page->entries[0].record, r);
     }
 
+    // The writer converts text to UTF-8 itself (history/sqlitestatement): every column reads back as it
+    // was written, whatever the characters, and a lone surrogate (no UTF-8 form) becomes U+FFFD, as
+    // QString::toUtf8 makes it.
+    void textColumnsKeepEveryCharacter()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(u"text.db"_s);
+        TestClock clock;
+        RequestRecord r = makeRecord(T0 - 100, u"mod\u00e8le-\u4e2d\u6587-\U0001F600"_s, u"n\u00f8de \"1\""_s, 503,
+                                     u"vk_\u00e9\u00e9"_s);
+        r.route = u"prefix 87% \u2192 sess\u00efon"_s;
+        r.error = u"HTTP 503: \u0441\u0435\u0440\u0432\u0435\u0440 \U0001F525\n\ttab"_s;
+        r.path = "/v1/chat/completions?caf\xe9=1"; // a Latin-1 byte, as the parser keeps it
+        RequestRecord lone = makeRecord(T0 - 50, u"m"_s + QChar(0xd800) + u"x"_s, u"n"_s, 200);
+        {
+            auto store = openOrFail(path, {.nowMs = clock.fn()});
+            QVERIFY(store);
+            store->append(r);
+            store->append(lone);
+            store->flush();
+            QCOMPARE(store->stats().written, 2u);
+        }
+        auto store = openOrFail(path, {.nowMs = clock.fn()});
+        QVERIFY(store);
+        const auto page = store->search({});
+        QVERIFY(page && page->entries.size() == 2);
+        // Newest first.
+        compareRecords(page->entries[1].record, r);
+        QCOMPARE(page->entries[0].record.model, u"m"_s + QChar(0xfffd) + u"x"_s);
+    }
+
     void searchFiltersAndPagesWithoutGapsOrRepeats()
     {
         QTemporaryDir dir;
@@ -516,12 +548,21 @@ private slots:
             QCOMPARE(requests, (*whole)[size_t(m)].requests);
             QCOMPARE(prompt, (*whole)[size_t(m)].promptTokens);
         }
-        // By key: the key's series and the one of requests without a key ("").
+        // By key: the key's series, named as the file keeps the key, and the one of requests without a
+        // key ("", no name). Other splits name nothing.
+        keys::VirtualKey key;
+        key.id = u"vk_aaaaaaaaaaaaaaaa"_s;
+        key.name = u"ci-runner"_s;
+        store->saveKey(key);
+        store->flush();
         const auto byKey = store->rollups(start, T0, 3, {}, {}, {}, history::RollupSplit::Key);
         QVERIFY(byKey);
         QCOMPARE(byKey->size(), size_t(2));
         QCOMPARE((*byKey)[0].group, u"vk_aaaaaaaaaaaaaaaa"_s);
+        QCOMPARE((*byKey)[0].groupName, u"ci-runner"_s);
         QCOMPARE((*byKey)[1].group, QString());
+        QCOMPARE((*byKey)[1].groupName, QString());
+        QCOMPARE((*byNode)[0].groupName, QString());
         QCOMPARE((*byKey)[0].requests + (*byKey)[1].requests, qint64(3 * 66));
         // A split is bounded as its series together: the ranges a whole-gateway answer may have, divided.
         QVERIFY(store->rollups(T0 - 10 * MsPerDay, T0, 1));
