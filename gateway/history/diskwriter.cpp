@@ -3,9 +3,8 @@
 #include "history/storedvalues.h"
 
 #include <QSqlError>
+#include <QHash>
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 using namespace Qt::StringLiterals;
 
@@ -15,14 +14,16 @@ Q_LOGGING_CATEGORY(lcHistory, "switchyard.history")
 
 namespace {
 
-// One rollup row: a minute, a node, a model and a key, and what their requests added up to.
+// One rollup row: a minute, a node, a model and a key. The texts are the records' own (shared, not
+// copied); a null text and '' are one group, as they are one row on disk.
 struct RollupKey
 {
     qint64 minute;
     QString node, model, keyId;
-    friend bool operator<(const RollupKey &a, const RollupKey &b)
+    friend bool operator==(const RollupKey &, const RollupKey &) = default;
+    friend size_t qHash(const RollupKey &k, size_t seed = 0) noexcept
     {
-        return std::tie(a.minute, a.node, a.model, a.keyId) < std::tie(b.minute, b.node, b.model, b.keyId);
+        return qHashMulti(seed, k.minute, k.node, k.model, k.keyId);
     }
 };
 
@@ -241,7 +242,11 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         close();
         return false;
     }
-    std::map<RollupKey, RollupSums> rollups;
+    // A batch holds a few groups (a minute or two of the nodes, models and keys in use), each met many
+    // times in a row: the last group found is checked before the hash.
+    QHash<RollupKey, RollupSums> rollups;
+    RollupSums *lastSums = nullptr;
+    const stats::RequestRecord *lastOf = nullptr;
     SqliteStatement &ins = m_insertRequest;
     for (const stats::RequestRecord &r : records) {
         ins.bind(1, r.startedMsSinceEpoch);
@@ -249,8 +254,8 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         ins.bind(3, r.model);
         ins.bind(4, r.node);
         ins.bind(5, r.route);
-        ins.bind(6, QString::fromLatin1(r.method)); // Latin-1 bytes: stored as UTF-8 text, as Qt did
-        ins.bind(7, QString::fromLatin1(r.path));
+        ins.bindLatin1(6, r.method);
+        ins.bindLatin1(7, r.path);
         ins.bind(8, qint64(r.status));
         ins.bind(9, qint64(r.attempts));
         ins.bind(10, qint64(r.stream ? 1 : 0));
@@ -259,16 +264,23 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         ins.bind(13, r.promptTokens);
         ins.bind(14, r.completionTokens);
         ins.bind(15, r.error);
-        ins.bind(16, triedToJson(r.tried));
+        triedToJson(r.tried, m_tried);
+        ins.bindUtf8(16, m_tried);
         if (!ins.exec())
             return abort(u"insert request"_s, ins.lastError());
 
-        rollups[RollupKey{floorToMinute(r.startedMsSinceEpoch), storedText(r.node), storedText(r.model),
-                          storedText(r.keyId)}]
-            .add(r);
+        const qint64 minute = floorToMinute(r.startedMsSinceEpoch);
+        if (!lastSums || floorToMinute(lastOf->startedMsSinceEpoch) != minute || lastOf->node != r.node ||
+            lastOf->model != r.model || lastOf->keyId != r.keyId) {
+            lastSums = &rollups[RollupKey{minute, r.node, r.model, r.keyId}];
+        }
+        lastOf = &r;
+        lastSums->add(r);
     }
     SqliteStatement &up = m_upsertRollup;
-    for (const auto &[key, sum] : rollups) {
+    for (auto it = rollups.cbegin(); it != rollups.cend(); ++it) {
+        const RollupKey &key = it.key();
+        const RollupSums &sum = it.value();
         up.bind(1, key.minute);
         up.bind(2, key.node);
         up.bind(3, key.model);

@@ -14,6 +14,7 @@
 #include <QSqlQuery>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,7 @@ private:
     SqliteStatement m_insertRequest;
     SqliteStatement m_upsertRollup;
     std::optional<QSqlQuery> m_saveKey;
+    std::string m_tried; // a request's `tried` JSON, its capacity kept from request to request
 };
 
 } // namespace switchyard::history

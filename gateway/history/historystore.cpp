@@ -106,6 +106,12 @@ void HistoryStore::writerLoop()
     // Due at once: retention runs when the store opens, then every retentionIntervalMs.
     QDeadlineTimer nextRetention(0);
 
+    // The writer's side of the hand-over: swapped with the queue's whole, so the lock is held for an
+    // exchange of two pointers, not a move per record (the serving threads wait on that lock; the
+    // writer runs at low priority and may lose its core while it holds it). Both buffers keep their
+    // capacity from batch to batch.
+    std::vector<stats::RequestRecord> records;
+    records.reserve(batch);
     std::unique_lock lock(q.mutex);
     for (;;) {
         const bool urgent = q.stopping || q.flushWanted > q.done || q.retentionWanted > q.retentionDone ||
@@ -116,12 +122,10 @@ void HistoryStore::writerLoop()
                 waitMs = std::min(waitMs, std::max<qint64>(nextRetention.remainingTime(), 1));
             q.wake.wait_for(lock, std::chrono::milliseconds(waitMs));
         }
-        std::vector<stats::RequestRecord> records;
+        records.clear();
         std::vector<keys::VirtualKey> keys;
         if (!q.paused) {
-            records.assign(std::make_move_iterator(q.records.begin()),
-                           std::make_move_iterator(q.records.end()));
-            q.records.clear();
+            records.swap(q.records);
             keys.swap(q.keys);
         }
         const quint64 retentionTicket = q.retentionWanted;
@@ -133,12 +137,14 @@ void HistoryStore::writerLoop()
         }
         lock.unlock();
         const auto [written, failed] = writer.write(records, keys);
+        const quint64 handled = records.size() + keys.size();
+        records.clear(); // the records' texts are freed here, not under the lock at the next swap
         if (retentionDue)
             writer.retention(m_options.nowMs());
         lock.lock();
         q.written += written;
         q.failed += failed;
-        q.done += records.size() + keys.size();
+        q.done += handled;
         if (retentionDue) {
             q.retentionDone = std::max(q.retentionDone, retentionTicket);
             if (m_options.retentionIntervalMs > 0)
@@ -154,6 +160,7 @@ bool HistoryStore::append(const stats::RequestRecord &record)
 {
     bool warnDrop = false;
     bool kept = true;
+    stats::RequestRecord copy = record; // copied before the lock: under it, only a move
     {
         std::unique_lock lock(m_queue->mutex);
         if (m_queue->records.size() >= size_t(m_options.maxQueued)) {
@@ -161,7 +168,7 @@ bool HistoryStore::append(const stats::RequestRecord &record)
             warnDrop = !std::exchange(m_queue->warnedDrop, true);
             kept = false;
         } else {
-            m_queue->records.push_back(record);
+            m_queue->records.push_back(std::move(copy));
             ++m_queue->enqueued;
             if (m_queue->records.size() == size_t(m_options.batchSize))
                 m_queue->wake.notify_one();

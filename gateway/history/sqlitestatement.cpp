@@ -1,8 +1,12 @@
 #include "history/sqlitestatement.h"
 
+#include "history/storedvalues.h"
+
 #include <QSqlDatabase>
 #include <QSqlDriver>
 #include <QVariant>
+
+#include <algorithm>
 
 #include <sqlite3.h>
 
@@ -49,11 +53,43 @@ void SqliteStatement::bind(int position, qint64 value)
     sqlite3_bind_int64(m_statement, position, value);
 }
 
-void SqliteStatement::bind(int position, const QByteArray &utf8)
+std::string &SqliteStatement::scratch(int position)
+{
+    if (size_t(position) >= m_scratch.size())
+        m_scratch.resize(size_t(position) + 1);
+    std::string &buffer = m_scratch[size_t(position)];
+    buffer.clear(); // keeps the capacity
+    return buffer;
+}
+
+void SqliteStatement::bindUtf8(int position, QByteArrayView utf8)
 {
     // Never NULL: the history's text columns are NOT NULL, an absent value is ''.
-    sqlite3_bind_text(m_statement, position, utf8.isNull() ? "" : utf8.constData(), int(utf8.size()),
-                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(m_statement, position, utf8.isNull() ? "" : utf8.data(), int(utf8.size()), SQLITE_STATIC);
+}
+
+void SqliteStatement::bind(int position, QStringView text)
+{
+    std::string &out = scratch(position);
+    appendUtf8(out, text);
+    sqlite3_bind_text(m_statement, position, out.data(), int(out.size()), SQLITE_STATIC);
+}
+
+void SqliteStatement::bindLatin1(int position, QByteArrayView latin1)
+{
+    const auto nonAscii = std::find_if(latin1.begin(), latin1.end(), [](char c) { return uchar(c) >= 0x80; });
+    if (nonAscii == latin1.end())
+        return bindUtf8(position, latin1); // ASCII: the same bytes in UTF-8
+    std::string &out = scratch(position);
+    for (const char c : latin1) {
+        if (uchar(c) < 0x80) {
+            out.push_back(c);
+        } else {
+            out.push_back(char(0xc0 | (uchar(c) >> 6)));
+            out.push_back(char(0x80 | (uchar(c) & 0x3f)));
+        }
+    }
+    sqlite3_bind_text(m_statement, position, out.data(), int(out.size()), SQLITE_STATIC);
 }
 
 bool SqliteStatement::exec()

@@ -7,9 +7,13 @@
 // "Throughput"). The rest of the history (schema, reads, keys, retention) stays on Qt SQL.
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QSqlError>
 #include <QString>
+#include <QStringView>
 #include <QtGlobal>
+#include <string>
+#include <vector>
 
 class QSqlDatabase;
 struct sqlite3;
@@ -30,10 +34,16 @@ public:
     // Finalizes the statement: before the connection closes, or SQLite refuses to close it.
     void finalize();
 
-    // Binds by 1-based position, as SQLite counts. Text is copied by SQLite.
+    // Binds by 1-based position, as SQLite counts. Text goes to SQLite as UTF-8 without a copy of its
+    // own: a position's text is converted into a buffer the statement keeps for that position (its
+    // capacity kept from row to row, so a steady writer allocates nothing per value), or, for bytes
+    // that already are UTF-8, bound where they lie. The bytes must therefore stay as they are until
+    // exec(). An absent (null) text is stored as '': the history's text columns are NOT NULL.
     void bind(int position, qint64 value);
-    void bind(int position, const QByteArray &utf8);
-    void bind(int position, const QString &text) { bind(position, text.toUtf8()); }
+    void bind(int position, QStringView text);
+    void bindUtf8(int position, QByteArrayView utf8);
+    // Latin-1 bytes (a request's method and path, as the HTTP parser keeps them), stored as UTF-8 text.
+    void bindLatin1(int position, QByteArrayView latin1);
 
     // Runs the statement once (an INSERT or UPDATE: no rows back) and resets it for the next run, its
     // bindings kept (bind every position anew); false and lastError() when SQLite refused.
@@ -42,10 +52,12 @@ public:
 
 private:
     void fail(const char *what);
+    std::string &scratch(int position);
 
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_statement = nullptr;
     QSqlError m_error;
+    std::vector<std::string> m_scratch; // per position, see bind()
 };
 
 } // namespace switchyard::history

@@ -5,6 +5,9 @@
 #include <QJsonObject>
 #include <QSqlError>
 
+#include <algorithm>
+#include <charconv>
+
 using namespace Qt::StringLiterals;
 
 namespace switchyard::history {
@@ -27,60 +30,113 @@ QString sqlErrorText(const QSqlError &e)
     return t.isEmpty() ? u"unknown error"_s : t;
 }
 
+void appendUtf8(std::string &out, QStringView text)
+{
+    const size_t at = out.size();
+    out.resize(at + size_t(text.size()) * 3); // UTF-8 needs at most 3 bytes per UTF-16 unit
+    char *dst = out.data() + at;
+    const char16_t *src = text.utf16();
+    const char16_t *const end = src + text.size();
+    // Names, models, routes and most error texts are ASCII: copied a unit at a time.
+    while (src != end && *src < 0x80)
+        *dst++ = char(*src++);
+    while (src != end) {
+        const char32_t c = *src++;
+        if (c < 0x80) {
+            *dst++ = char(c);
+        } else if (c < 0x800) {
+            *dst++ = char(0xc0 | (c >> 6));
+            *dst++ = char(0x80 | (c & 0x3f));
+        } else if (QChar::isHighSurrogate(c) && src != end && QChar::isLowSurrogate(*src)) {
+            const char32_t u = QChar::surrogateToUcs4(char16_t(c), *src++); // 2 units → 4 bytes
+            *dst++ = char(0xf0 | (u >> 18));
+            *dst++ = char(0x80 | ((u >> 12) & 0x3f));
+            *dst++ = char(0x80 | ((u >> 6) & 0x3f));
+            *dst++ = char(0x80 | (u & 0x3f));
+        } else {
+            // A lone surrogate has no UTF-8 form: U+FFFD, as QString::toUtf8 writes it.
+            const char32_t u = QChar::isSurrogate(c) ? char32_t(0xfffd) : c;
+            *dst++ = char(0xe0 | (u >> 12));
+            *dst++ = char(0x80 | ((u >> 6) & 0x3f));
+            *dst++ = char(0x80 | (u & 0x3f));
+        }
+    }
+    out.resize(size_t(dst - out.data()));
+}
+
 namespace {
 
 // A JSON string of text, quoted and escaped (RFC 8259): what the writer needs per record, without
-// building a document first.
-void appendJsonString(QByteArray &out, const QString &text)
+// building a document first. Only quotes, backslashes and control characters are escaped; the rest
+// is the text's UTF-8.
+void appendJsonString(std::string &out, QStringView text)
 {
-    const QByteArray utf8 = text.toUtf8();
-    out.append('"');
-    for (const char c : utf8) {
-        switch (c) {
-        case '"':
-            out.append("\\\"");
-            break;
-        case '\\':
-            out.append("\\\\");
-            break;
-        case '\n':
-            out.append("\\n");
-            break;
-        case '\r':
-            out.append("\\r");
-            break;
-        case '\t':
-            out.append("\\t");
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static constexpr char Hex[] = "0123456789abcdef";
-                out.append("\\u00").append(Hex[(c >> 4) & 0xf]).append(Hex[c & 0xf]);
-            } else {
-                out.append(c);
+    out.push_back('"');
+    const size_t from = out.size();
+    appendUtf8(out, text);
+    const auto needsEscape = [](char c) { return c == '"' || c == '\\' || uchar(c) < 0x20; };
+    if (std::any_of(out.begin() + qsizetype(from), out.end(), needsEscape)) {
+        const std::string raw = out.substr(from);
+        out.resize(from);
+        for (const char c : raw) {
+            switch (c) {
+            case '"':
+                out.append("\\\"");
+                break;
+            case '\\':
+                out.append("\\\\");
+                break;
+            case '\n':
+                out.append("\\n");
+                break;
+            case '\r':
+                out.append("\\r");
+                break;
+            case '\t':
+                out.append("\\t");
+                break;
+            default:
+                if (uchar(c) < 0x20) {
+                    static constexpr char Hex[] = "0123456789abcdef";
+                    out.append("\\u00");
+                    out.push_back(Hex[(c >> 4) & 0xf]);
+                    out.push_back(Hex[c & 0xf]);
+                } else {
+                    out.push_back(c);
+                }
             }
         }
     }
-    out.append('"');
+    out.push_back('"');
+}
+
+void appendNumber(std::string &out, qint64 n)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    out.append(digits, size_t(end - digits));
 }
 
 } // namespace
 
-QByteArray triedToJson(const QList<stats::Attempt> &tried)
+void triedToJson(const QList<stats::Attempt> &tried, std::string &out)
 {
-    QByteArray out;
-    out.reserve(96 * tried.size() + 2);
-    out.append('[');
+    out.clear();
+    out.push_back('[');
     for (const stats::Attempt &a : tried) {
         if (out.size() > 1)
-            out.append(',');
+            out.push_back(',');
         out.append("{\"node\":");
         appendJsonString(out, a.node);
-        out.append(",\"status\":").append(QByteArray::number(a.status));
-        out.append(",\"outcome\":\"").append(stats::attemptOutcomeName(a.outcome));
-        out.append("\",\"via\":\"").append(stats::attemptViaName(a.via));
-        out.append("\",\"start_ms\":").append(QByteArray::number(a.startMs));
-        out.append(",\"duration_ms\":").append(QByteArray::number(a.durationMs));
+        out.append(",\"status\":");
+        appendNumber(out, a.status);
+        const QByteArray outcome = stats::attemptOutcomeName(a.outcome), via = stats::attemptViaName(a.via);
+        out.append(",\"outcome\":\"").append(outcome.constData(), size_t(outcome.size()));
+        out.append("\",\"via\":\"").append(via.constData(), size_t(via.size()));
+        out.append("\",\"start_ms\":");
+        appendNumber(out, a.startMs);
+        out.append(",\"duration_ms\":");
+        appendNumber(out, a.durationMs);
         if (!a.reason.isEmpty()) {
             out.append(",\"reason\":");
             appendJsonString(out, a.reason);
@@ -89,10 +145,9 @@ QByteArray triedToJson(const QList<stats::Attempt> &tried)
             out.append(",\"fallback_model\":");
             appendJsonString(out, a.fallbackModel);
         }
-        out.append('}');
+        out.push_back('}');
     }
-    out.append(']');
-    return out;
+    out.push_back(']');
 }
 
 QList<stats::Attempt> triedFromJson(const QString &json)

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <algorithm>
+#include <string>
 
 class QSqlError;
 
@@ -30,9 +31,13 @@ QString storedText(const QString &s);
 // What SQLite said about an error, for a message naming the file.
 QString sqlErrorText(const QSqlError &e);
 
-// The nodes a request tried, as the `tried` column's JSON text (UTF-8, written directly: once per
-// request on the writer thread), and back.
-QByteArray triedToJson(const QList<stats::Attempt> &tried);
+// Appends text as UTF-8 (a lone surrogate as U+FFFD, as QString::toUtf8 does) without a temporary: the
+// writer converts several texts per request, into buffers it keeps.
+void appendUtf8(std::string &out, QStringView text);
+
+// The nodes a request tried, as the `tried` column's JSON text (UTF-8, written directly into out,
+// which is cleared first: once per request on the writer thread, into a buffer it keeps), and back.
+void triedToJson(const QList<stats::Attempt> &tried, std::string &out);
 QList<stats::Attempt> triedFromJson(const QString &json);
 // A key's models or providers, as a JSON array of strings, and back.
 QString listToJson(const QStringList &list);

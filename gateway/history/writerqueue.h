@@ -10,7 +10,6 @@
 #include <QString>
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -25,7 +24,7 @@ struct Queue
     std::mutex mutex;
     std::condition_variable wake;     // the writer waits here: work, flush, retention or stop
     std::condition_variable progress; // flush() and enforceRetention() wait here
-    std::deque<stats::RequestRecord> records;
+    std::vector<stats::RequestRecord> records; // swapped whole with the writer's (historystore.cpp)
     std::vector<keys::VirtualKey> keys;
     quint64 enqueued = 0; // records and keys accepted since open
     quint64 done = 0;     // of those, written or failed

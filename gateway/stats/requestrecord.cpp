@@ -143,9 +143,9 @@ QByteArray attemptOutcomeName(Attempt::Outcome outcome)
 {
     for (const OutcomeName &n : OutcomeNames) {
         if (n.outcome == outcome)
-            return QByteArray(n.name);
+            return QByteArray::fromRawData(n.name, qsizetype(qstrlen(n.name))); // a literal: no copy
     }
-    return QByteArray("open");
+    return QByteArray::fromRawData("open", 4);
 }
 
 std::optional<Attempt::Outcome> attemptOutcomeFromName(QByteArrayView name)
@@ -161,9 +161,9 @@ QByteArray attemptViaName(Attempt::Via via)
 {
     for (const ViaName &n : ViaNames) {
         if (n.via == via)
-            return QByteArray(n.name);
+            return QByteArray::fromRawData(n.name, qsizetype(qstrlen(n.name))); // a literal: no copy
     }
-    return QByteArray("candidate");
+    return QByteArray::fromRawData("candidate", 9);
 }
 
 std::optional<Attempt::Via> attemptViaFromName(QByteArrayView name)
