@@ -13,6 +13,7 @@
 #include "nodesview.h"
 #include "settingsdialog.h"
 #include "simnode/simnode.h"
+#include "testscreenshot.h"
 
 #include <QAction>
 #include <QDesktopServices>
@@ -20,7 +21,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -39,6 +39,7 @@
 
 using namespace switchyard;
 using namespace switchyard::ui;
+using switchyard::testing::saveScreenshot;
 using namespace Qt::Literals::StringLiterals;
 
 namespace {
@@ -85,29 +86,6 @@ QFuture<int> slowStream(quint16 port)
                                 testing::chatBody("nemotron-3-super", 400, true), 60000)
             .status;
     });
-}
-
-QString screenshotDir()
-{
-    return qEnvironmentVariable("SWITCHYARD_SCREENSHOT_DIR");
-}
-
-// SWITCHYARD_SCREENSHOT_DIR set: the window as the test left it, with a dialog over it if given.
-void saveScreenshot(QWidget &window, const QString &name, QWidget *dialog = nullptr)
-{
-    const QString dir = screenshotDir();
-    if (dir.isEmpty())
-        return;
-    QCoreApplication::processEvents();
-    QPixmap shot = window.grab();
-    if (dialog) {
-        dialog->adjustSize();
-        const QPixmap box = dialog->grab();
-        QPainter p(&shot);
-        p.fillRect(shot.rect(), QColor(0, 0, 0, 60));
-        p.drawPixmap((shot.width() - box.width()) / 2, (shot.height() - box.height()) / 3, box);
-    }
-    QVERIFY(shot.save(dir + u'/' + name));
 }
 
 QString stateText(NodesModel *nodes, const QString &node)
