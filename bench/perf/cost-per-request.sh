@@ -15,11 +15,12 @@ UP=18431 SW=18432
 start_fixed_upstream $UP
 gateway_config $SW $UP >"$work/sw.json"
 client() { python3 "$root/bench/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
-wait_listening() { for _ in $(seq 100); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
+wait_listening() { for _ in $(seq 400); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
 
 echo "| binary | instructions per request (user space) | system calls per request |"
 echo "| --- | --- | --- |"
 for bin in "$@"; do
+  bin="$(realpath "$bin")" # the runs below start in a scratch folder
   # Instructions: two runs under callgrind, with 200 and with 200 + COUNT requests, each ended by
   # SIGTERM; the difference is COUNT requests' worth (start-up and shutdown cancel out).
   irs=()
