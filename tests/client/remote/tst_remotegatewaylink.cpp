@@ -7,6 +7,7 @@
 
 #include "common/countingproxy.h"
 #include "common/testhttpclient.h"
+#include "common/testprocesses.h"
 #include "remote/remotegatewaylink.h"
 
 #include "upstream/pinnedcertificate.h"
@@ -98,51 +99,15 @@ class TestRemoteGatewayLink final : public QObject
 
 private:
     QTemporaryDir m_dir;
-    std::vector<std::unique_ptr<QProcess>> m_processes;
+    testing::TestProcesses m_processes{m_dir.path()}; // every node and gateway a test starts
     QList<quint16> m_nodePorts;
     QString m_historyPath; // set: the gateway keeps its lasting history there
     QProcess *m_gateway = nullptr;
     quint16 m_gatewayPort = 0;
 
-    // Starts a process and waits for the line saying where it listens; returns the port (0 = failed).
-    quint16 startProcess(const QString &program, const QStringList &args, const QByteArray &marker,
-                         QProcess **out = nullptr)
-    {
-        auto p = std::make_unique<QProcess>();
-        p->setProgram(program);
-        p->setArguments(args);
-        p->setStandardErrorFile(m_dir.filePath(u"stderr-%1.log"_s.arg(m_processes.size())));
-        p->start();
-        if (!p->waitForStarted(10000))
-            return 0;
-        QByteArray out2;
-        (void)QTest::qWaitFor(
-            [&] {
-                out2 += p->readAllStandardOutput();
-                return out2.contains('\n') || p->state() == QProcess::NotRunning;
-            },
-            20000);
-        const qsizetype at = out2.indexOf(marker);
-        quint16 port = 0;
-        if (at >= 0) {
-            const QByteArray rest = out2.sliced(at + marker.size());
-            qsizetype end = 0;
-            while (end < rest.size() && std::isdigit(static_cast<unsigned char>(rest[end])))
-                ++end;
-            port = quint16(rest.first(end).toUInt());
-        }
-        if (out)
-            *out = p.get();
-        m_processes.push_back(std::move(p));
-        return port;
-    }
-
     quint16 startNode(const QString &name)
     {
-        return startProcess(QStringLiteral(SWITCHYARD_SIMNODE_BIN),
-                            {u"--listen"_s, u"127.0.0.1:0"_s, u"--model"_s, u"m1"_s, u"--name"_s, name,
-                             u"--tokens-per-second"_s, u"2000"_s, u"--ttft-ms"_s, u"5"_s, u"--seed"_s, u"1"_s},
-                            "http://127.0.0.1:");
+        return m_processes.startSimNode(QStringLiteral(SWITCHYARD_SIMNODE_BIN), name);
     }
 
     // tls: the "switchyard.tls" object (cert_file, key_file), or null for plain http.
@@ -182,23 +147,11 @@ private:
     {
         // SWITCHYARD_TEST_GATEWAY_BIN: the panel against another build of the gateway (another branch, an
         // installed package).
-        m_gatewayPort = startProcess(qEnvironmentVariable("SWITCHYARD_TEST_GATEWAY_BIN", QStringLiteral(SWITCHYARD_BIN)),
-                                     {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s,
-                                      u"127.0.0.1:%1"_s.arg(port)},
-                                     https ? "listening on https://127.0.0.1:" : "listening on http://127.0.0.1:",
-                                     &m_gateway);
+        m_gatewayPort = m_processes.start(
+            qEnvironmentVariable("SWITCHYARD_TEST_GATEWAY_BIN", QStringLiteral(SWITCHYARD_BIN)),
+            {u"--headless"_s, u"--config"_s, m_dir.filePath(u"config.json"_s), u"--listen"_s, u"127.0.0.1:%1"_s.arg(port)},
+            https ? "listening on https://127.0.0.1:" : "listening on http://127.0.0.1:", &m_gateway);
         return m_gatewayPort != 0;
-    }
-
-    void stopProcess(QProcess *p)
-    {
-        if (p->state() == QProcess::NotRunning)
-            return;
-        p->terminate();
-        if (!p->waitForFinished(10000)) {
-            p->kill();
-            p->waitForFinished(5000);
-        }
     }
 
     RemoteLinkOptions options(const QString &key = AdminKey, bool https = false) const
@@ -239,9 +192,7 @@ private slots:
 
     void cleanup()
     {
-        for (auto &p : m_processes)
-            stopProcess(p.get());
-        m_processes.clear();
+        m_processes.stopAll();
         m_gateway = nullptr;
         m_historyPath.clear();
     }
@@ -353,7 +304,7 @@ private slots:
             QVERIFY(!none.ok);
             QVERIFY2(none.error.contains(u"switchyard.history.path"_s), qPrintable(none.error));
         }
-        stopProcess(m_gateway);
+        testing::TestProcesses::stop(m_gateway);
         m_historyPath = m_dir.filePath(u"history.db"_s);
         QVERIFY(!writeConfig().isEmpty());
         QVERIFY(startGateway());
@@ -672,7 +623,7 @@ private slots:
         if (seconds <= 0)
             QSKIP("set SWITCHYARD_MEASURE_LINK_SECONDS to measure");
         // The product's default health checks (every 5 s), not the quick ones of the checks above.
-        stopProcess(m_gateway);
+        testing::TestProcesses::stop(m_gateway);
         QVERIFY(!writeConfig(5000).isEmpty());
         QVERIFY(startGateway());
         const qint64 pid = m_gateway->processId();
@@ -736,7 +687,7 @@ private slots:
         const QString fingerprint = QString::fromLatin1(printed.mid(printed.indexOf('=') + 1).trimmed());
         QCOMPARE(fingerprint.size(), 32 * 3 - 1);
 
-        stopProcess(m_gateway);
+        testing::TestProcesses::stop(m_gateway);
         QVERIFY(!writeConfig(200, {{"cert_file", cert.toStdString()}, {"key_file", key.toStdString()}}).isEmpty());
         QVERIFY2(startGateway(0, true), "switchyard --headless did not start with TLS");
 
