@@ -1,6 +1,7 @@
 #include "proxyexchange.h"
 
 #include "common/clock.h"
+#include "http/bytewriter.h"
 #include "proxy/anthropicerror.h"
 #include "proxy/openaierror.h"
 #include "proxy/responseidmemory.h"
@@ -299,21 +300,24 @@ void ProxyExchange::startAttempt(bool forceFresh)
     if (basePath.endsWith("/v1") && m_upstreamPath.startsWith("/v1/"))
         basePath.chop(3);
     const QByteArray &auth = node.authorization[size_t(m_keyIndex)];
+    const qsizetype headSize = 160 + m_method.size() + basePath.size() + m_upstreamPath.size() +
+                               ep.hostHeader.size() + m_contentType.size() + auth.size() +
+                               node.extraHeaderBlock.size();
     QByteArray req;
-    req.reserve(192 + basePath.size() + m_upstreamPath.size() + ep.hostHeader.size() + auth.size() +
-                node.extraHeaderBlock.size() + bodySize);
-    req.append(m_method).append(' ').append(basePath).append(m_upstreamPath);
-    req.append(" HTTP/1.1\r\nHost: ").append(ep.hostHeader).append("\r\n");
-    if (bodySize > 0)
-        req.append("Content-Type: ").append(m_contentType).append("\r\n");
-    req.append(m_stream ? "Accept: text/event-stream\r\nContent-Length: "
-                        : "Accept: application/json\r\nContent-Length: ");
-    http::appendDecimal(req, bodySize);
-    req.append("\r\n");
-    if (!auth.isEmpty())
-        req.append("Authorization: ").append(auth).append("\r\n");
-    req.append(node.extraHeaderBlock);
-    req.append("\r\n");
+    req.reserve(headSize + bodySize);
+    {
+        http::ByteWriter w(req, headSize);
+        w.put(m_method).put(' ').put(basePath).put(m_upstreamPath);
+        w.put(" HTTP/1.1\r\nHost: ").put(ep.hostHeader).put("\r\n");
+        if (bodySize > 0)
+            w.put("Content-Type: ").put(m_contentType).put("\r\n");
+        w.put(m_stream ? "Accept: text/event-stream\r\nContent-Length: "
+                       : "Accept: application/json\r\nContent-Length: ");
+        w.decimal(bodySize).put("\r\n");
+        if (!auth.isEmpty())
+            w.put("Authorization: ").put(auth).put("\r\n");
+        w.put(node.extraHeaderBlock).put("\r\n");
+    }
     m_body.appendWithModel(req, model);
 
     if (!forceFresh) {
@@ -411,17 +415,19 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     }
     m_filterUsage = m_usageAsked && m_sse;
     QByteArray headers;
-    headers.reserve(160 + m_rateLimitHeaders.size());
-    if (!contentType.isEmpty())
-        headers.append("Content-Type: ").append(contentType).append("\r\n");
-    if (m_sse)
-        headers.append("Cache-Control: no-cache\r\n");
-    headers.append("X-Switchyard-Node: ").append(m_node->nameUtf8).append("\r\nX-Switchyard-Attempts: ");
-    http::appendDecimal(headers, m_record.attempts);
-    headers.append("\r\n").append(m_rateLimitHeaders);
-    const QByteArrayView requestId = response.header("x-request-id");
-    if (!requestId.isEmpty())
-        headers.append("X-Request-Id: ").append(requestId).append("\r\n");
+    {
+        const QByteArrayView requestId = response.header("x-request-id");
+        http::ByteWriter w(headers, 160 + contentType.size() + m_node->nameUtf8.size() +
+                                        m_rateLimitHeaders.size() + requestId.size());
+        if (!contentType.isEmpty())
+            w.put("Content-Type: ").put(contentType).put("\r\n");
+        if (m_sse)
+            w.put("Cache-Control: no-cache\r\n");
+        w.put("X-Switchyard-Node: ").put(m_node->nameUtf8).put("\r\nX-Switchyard-Attempts: ");
+        w.decimal(m_record.attempts).put("\r\n").put(m_rateLimitHeaders);
+        if (!requestId.isEmpty())
+            w.put("X-Request-Id: ").put(requestId).put("\r\n");
+    }
     // The usage filter changes the body's length: the client's framing then cannot be the node's.
     const qint64 length = m_filterUsage ? -1
                           : response.framing() == http::ResponseParser::Framing::Length

@@ -1,5 +1,6 @@
 #include "clientconnection.h"
 
+#include "http/bytewriter.h"
 #include "net/plainsocket.h"
 #include "proxy/dispatcher.h"
 #include "proxy/openaierror.h"
@@ -386,28 +387,25 @@ void ClientConnection::sendResponseHead(int status, const QByteArray &headerLine
     m_responseBegun = true;
     const bool keepAlive = m_keepAlive && !m_closeAfterResponse && !m_ctx->draining;
     QByteArray head;
-    head.reserve(192 + headerLines.size());
-    head.append("HTTP/1.1 ");
-    http::appendDecimal(head, status);
-    head.append(' ').append(http::reasonPhrase(status)).append("\r\nServer: switchyard\r\n");
-    head += headerLines;
-    head += m_corsHeaders;
-    m_chunkedOut = false;
-    if (contentLength >= 0) {
-        head.append("Content-Length: ");
-        http::appendDecimal(head, contentLength);
-        head.append("\r\n");
-    } else if (!m_http10) {
-        head += "Transfer-Encoding: chunked\r\n";
-        m_chunkedOut = true;
-    } else {
-        m_closeAfterResponse = true; // HTTP/1.0 without a length: the close ends the body
+    {
+        http::ByteWriter w(head, 160 + headerLines.size() + m_corsHeaders.size());
+        w.put("HTTP/1.1 ").decimal(status).put(' ').put(http::reasonPhrase(status));
+        w.put("\r\nServer: switchyard\r\n").put(headerLines).put(m_corsHeaders);
+        m_chunkedOut = false;
+        if (contentLength >= 0) {
+            w.put("Content-Length: ").decimal(contentLength).put("\r\n");
+        } else if (!m_http10) {
+            w.put("Transfer-Encoding: chunked\r\n");
+            m_chunkedOut = true;
+        } else {
+            m_closeAfterResponse = true; // HTTP/1.0 without a length: the close ends the body
+        }
+        if (!keepAlive || m_closeAfterResponse)
+            w.put("Connection: close\r\n");
+        else if (m_http10)
+            w.put("Connection: keep-alive\r\n");
+        w.put("\r\n");
     }
-    if (!keepAlive || m_closeAfterResponse)
-        head += "Connection: close\r\n";
-    else if (m_http10)
-        head += "Connection: keep-alive\r\n";
-    head += "\r\n";
     if (!keepAlive)
         m_closeAfterResponse = true;
     // A body of known length follows at once (a node sends such a head with its body): head and body go
