@@ -56,6 +56,31 @@ private:
     }
 
     // Parses a string at m_pos; when out is given, stores its decoded UTF-8 value.
+    // A top-level member's name: a view of the body's own bytes when it has no escape (every name a
+    // client sends, in practice: no copy per member), else decoded into m_keyScratch. The view holds
+    // until the next member's name.
+    bool memberName(QByteArrayView *out)
+    {
+        const qsizetype at = m_pos;
+        if (m_pos < m_s.size() && m_s[m_pos] == '"') {
+            for (qsizetype i = m_pos + 1; i < m_s.size(); ++i) {
+                const char c = m_s[i];
+                if (c == '"') {
+                    *out = m_s.sliced(m_pos + 1, i - m_pos - 1);
+                    m_pos = i + 1;
+                    return true;
+                }
+                if (c == '\\' || static_cast<unsigned char>(c) < 0x20)
+                    break;
+            }
+        }
+        m_pos = at; // escaped, bad or cut short: string() decodes it or says what is wrong
+        if (!string(&m_keyScratch))
+            return false;
+        *out = m_keyScratch;
+        return true;
+    }
+
     bool string(QByteArray *out)
     {
         if (m_pos >= m_s.size() || m_s[m_pos] != '"')
@@ -254,8 +279,8 @@ private:
         for (;;) {
             skipWs();
             const qsizetype memberStart = m_pos;
-            QByteArray key;
-            if (!string(&key))
+            QByteArrayView key;
+            if (!memberName(&key))
                 return false;
             // A repeated member the gateway acts on is ambiguous: JSON parsers disagree on which copy wins
             // (Python and Go take the last, others the first or refuse), so the gateway could route, check
@@ -399,6 +424,7 @@ private:
     QByteArrayView m_s;
     qsizetype m_pos = 0;
     bool m_seenMessages = false;
+    QByteArray m_keyScratch; // an escaped member name, decoded (see memberName)
     ScannedBody m_out;
 };
 

@@ -225,7 +225,7 @@ private:
     bool m_filterUsage = false; // m_usageAsked and the node answered with an event stream
     UsageChunkFilter m_usageFilter;
     ApiFamily m_family = ApiFamily::OpenAi;
-    QByteArray m_method = "POST";
+    QByteArray m_method = QByteArrayLiteral("POST"); // a literal's data: no allocation per exchange
     bool m_countUsage = true;
     ResponseIdMemory *m_responseIds = nullptr;
     ResponseIdScanner m_idScanner;

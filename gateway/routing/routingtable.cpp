@@ -121,10 +121,10 @@ std::shared_ptr<const RoutingTable> RoutingTable::build(const config::GatewayCon
     return table;
 }
 
-Route RoutingTable::routeFromPool(const Pool &pool, QByteArrayView model, const RouteRequest &request) const
+Route RoutingTable::routeFromPool(const Pool &pool, const QByteArray &model, const RouteRequest &request) const
 {
     Route route;
-    route.upstreamModel = model.toByteArray();
+    route.upstreamModel = model;
     if (pool.schedule.isEmpty())
         return route;
     const quint64 start = pool.schedule.claim();
@@ -175,12 +175,13 @@ std::optional<Route> RoutingTable::resolve(QByteArrayView model, ResolveError *e
             return std::nullopt;
         }
     }
-    const QByteArray key = model.toByteArray();
-    const auto pit = m_pools.constFind(key);
+    // Looked up without a copy of the name (this Qt's QHash wants a QByteArray key); the route then
+    // shares the pool's own copy of it.
+    const auto pit = m_pools.constFind(QByteArray::fromRawData(model.data(), model.size()));
     if (pit != m_pools.constEnd() && !pit->schedule.isEmpty())
-        return routeFromPool(*pit, model, request);
+        return routeFromPool(*pit, pit.key(), request);
     if (!m_wildcardPool.schedule.isEmpty())
-        return routeFromPool(m_wildcardPool, model, request);
+        return routeFromPool(m_wildcardPool, model.toByteArray(), request);
     if (error) {
         *error = {404,
                   u"The model '%1' does not exist: no provider serves it (use a configured model, "

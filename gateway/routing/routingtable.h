@@ -128,7 +128,8 @@ private:
         std::vector<PoolEntry> entries;
         WeightedSchedule schedule;
     };
-    Route routeFromPool(const Pool &pool, QByteArrayView model, const RouteRequest &request) const;
+    // model: the name the node is asked for (shared, not copied, when it is the pool's own key).
+    Route routeFromPool(const Pool &pool, const QByteArray &model, const RouteRequest &request) const;
     // Reorders the weighted candidates by the model's strategy and says why.
     void applyStrategy(Route &route, QByteArrayView model, const RouteRequest &request) const;
     void applyStrategy(Route &route, config::RoutingStrategy strategy, QByteArrayView model,

@@ -264,6 +264,19 @@ private slots:
         QCOMPARE(*s.model, QByteArray("m"));
     }
 
+    // A member name written with escapes is the same member: an escaped "model" is routed on, and an
+    // escaped second "stream" is a duplicate like any other.
+    void escapedMemberNamesAreTheSameMembers()
+    {
+        const ScannedBody s = scanRequestBody(R"({"mo\u0064el":"m1","str\u0065am":true,"max_tokens":4})");
+        QVERIFY2(s.valid, s.error.constData());
+        QCOMPARE(*s.model, QByteArray("m1"));
+        QVERIFY(s.stream);
+        QVERIFY(!scanRequestBody(R"({"model":"m","stream":true,"\u0073tream":false})").valid);
+        QVERIFY(!scanRequestBody("{\"mo\x01" "del\":\"m\"}").valid); // a control character in a name
+        QVERIFY(!scanRequestBody("{\"model").valid);                   // cut off in a name
+    }
+
     void rejectsInvalidJson_data()
     {
         QTest::addColumn<QByteArray>("body");
