@@ -204,7 +204,7 @@ Dispatch proxied(const Route &route, const http::Request &request, const Exchang
     record.startedMsSinceEpoch = QDateTime::currentMSecsSinceEpoch();
     record.method = request.method;
     record.path = request.path;
-    record.model = QString::fromUtf8(*scan.model);
+    record.model = targets.front().label; // the model asked for, converted once (buildTarget)
     record.stream = scan.stream;
     record.route = targets.front().route.reason;
     // Every stream gets exact usage: asked of the node when the client did not, and taken back out —

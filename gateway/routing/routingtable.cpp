@@ -24,11 +24,6 @@ void Route::recordServedBy(const Node &node) const
     prefixIndex->record(*prompt, node.nameHash);
 }
 
-QString Endpoint::poolKey() const
-{
-    return (tls ? u"https://"_s : u"http://"_s) % host % u':' % QString::number(port);
-}
-
 std::optional<Endpoint> parseEndpoint(const QString &baseUrl)
 {
     const QUrl url(baseUrl, QUrl::StrictMode);
@@ -49,6 +44,7 @@ std::optional<Endpoint> parseEndpoint(const QString &baseUrl)
     while (path.endsWith('/'))
         path.chop(1);
     e.basePath = path;
+    e.key = (e.tls ? u"https://"_s : u"http://"_s) % e.host % u':' % QString::number(e.port);
     return e;
 }
 

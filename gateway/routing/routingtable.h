@@ -36,7 +36,10 @@ struct Endpoint
     // https only: SHA-256 (32 bytes) of the one certificate trusted besides those the system trusts
     // (upstream/pinnedcertificate.h); empty = the system's trust alone.
     QByteArray pinnedSha256;
-    QString poolKey() const;
+    // "http://host:port": which pooled connections may serve this endpoint. Built once by
+    // parseEndpoint, not per request (the pool looks it up for every request it sends).
+    QString key;
+    const QString &poolKey() const { return key; }
 };
 
 struct Node
