@@ -15,6 +15,22 @@
 
 namespace switchyard::http {
 
+// n in decimal ('-' first when negative), written at the end of buffer; the view of what was written.
+inline QByteArrayView decimalDigits(qint64 n, char (&buffer)[24])
+{
+    char *const end = buffer + sizeof buffer;
+    char *at = end;
+    // Negative numbers through the unsigned magnitude, so the smallest qint64 has one too.
+    quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
+    do {
+        *--at = char('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (n < 0)
+        *--at = '-';
+    return QByteArrayView(at, end - at);
+}
+
 class ByteWriter final
 {
     Q_DISABLE_COPY_MOVE(ByteWriter)
@@ -49,17 +65,7 @@ public:
     ByteWriter &decimal(qint64 n)
     {
         char digits[24];
-        char *const end = digits + sizeof digits;
-        char *at = end;
-        // Negative numbers through the unsigned magnitude, so the smallest qint64 has one too.
-        quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
-        do {
-            *--at = char('0' + u % 10);
-            u /= 10;
-        } while (u != 0);
-        if (n < 0)
-            *--at = '-';
-        return put(QByteArrayView(at, end - at));
+        return put(decimalDigits(n, digits));
     }
     qsizetype size() const { return m_at; }
 

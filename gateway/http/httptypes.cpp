@@ -1,5 +1,7 @@
 #include "httptypes.h"
 
+#include "http/bytewriter.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -71,17 +73,7 @@ void setHeaders(Request &request, std::initializer_list<std::pair<QByteArrayView
 void appendDecimal(QByteArray &out, qint64 n)
 {
     char digits[24];
-    char *end = digits + sizeof digits;
-    char *at = end;
-    // Negative numbers through the unsigned magnitude, so the smallest qint64 has one too.
-    quint64 u = n < 0 ? 0 - quint64(n) : quint64(n);
-    do {
-        *--at = char('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (n < 0)
-        *--at = '-';
-    out.append(at, end - at);
+    out.append(decimalDigits(n, digits));
 }
 
 const char *reasonPhrase(int status)
