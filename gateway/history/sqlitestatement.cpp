@@ -38,6 +38,7 @@ bool SqliteStatement::prepare(const QSqlDatabase &db, const char *sql)
         m_statement = nullptr;
         return false;
     }
+    m_scratch.assign(size_t(sqlite3_bind_parameter_count(m_statement)) + 1, std::string());
     return true;
 }
 

@@ -12,8 +12,8 @@
 #include <QString>
 #include <QStringView>
 #include <QtGlobal>
+#include <deque>
 #include <string>
-#include <vector>
 
 class QSqlDatabase;
 struct sqlite3;
@@ -57,7 +57,10 @@ private:
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_statement = nullptr;
     QSqlError m_error;
-    std::vector<std::string> m_scratch; // per position, see bind()
+    // Per position, see bind(). A deque: SQLite holds pointers into these strings until the statement
+    // runs, and a vector's growth would move them (a short string's bytes live inside the object).
+    // Sized to the statement's parameters when it is prepared, so it does not grow as rows are bound.
+    std::deque<std::string> m_scratch;
 };
 
 } // namespace switchyard::history
