@@ -122,8 +122,7 @@ void HistoryStore::writerLoop()
                 waitMs = std::min(waitMs, std::max<qint64>(nextRetention.remainingTime(), 1));
             q.wake.wait_for(lock, std::chrono::milliseconds(waitMs));
         }
-        records.clear();
-        std::vector<keys::VirtualKey> keys;
+        std::vector<keys::VirtualKey> keys; // records is empty here: cleared after each write
         if (!q.paused) {
             records.swap(q.records);
             keys.swap(q.keys);

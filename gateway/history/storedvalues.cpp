@@ -1,12 +1,14 @@
 #include "history/storedvalues.h"
 
+#include "http/bytewriter.h"
+#include "http/jsonbodyscanner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
 
 #include <algorithm>
-#include <charconv>
 
 using namespace Qt::StringLiterals;
 
@@ -74,37 +76,20 @@ void appendJsonString(std::string &out, QStringView text)
     out.push_back('"');
     const size_t from = out.size();
     appendUtf8(out, text);
-    const auto needsEscape = [](char c) { return c == '"' || c == '\\' || uchar(c) < 0x20; };
+    const auto needsEscape = [](char c) {
+        char buffer[6];
+        return !http::jsonEscape(c, buffer).isEmpty();
+    };
     if (std::any_of(out.begin() + qsizetype(from), out.end(), needsEscape)) {
         const std::string raw = out.substr(from);
         out.resize(from);
+        char buffer[6];
         for (const char c : raw) {
-            switch (c) {
-            case '"':
-                out.append("\\\"");
-                break;
-            case '\\':
-                out.append("\\\\");
-                break;
-            case '\n':
-                out.append("\\n");
-                break;
-            case '\r':
-                out.append("\\r");
-                break;
-            case '\t':
-                out.append("\\t");
-                break;
-            default:
-                if (uchar(c) < 0x20) {
-                    static constexpr char Hex[] = "0123456789abcdef";
-                    out.append("\\u00");
-                    out.push_back(Hex[(c >> 4) & 0xf]);
-                    out.push_back(Hex[c & 0xf]);
-                } else {
-                    out.push_back(c);
-                }
-            }
+            const QByteArrayView escape = http::jsonEscape(c, buffer);
+            if (escape.isEmpty())
+                out.push_back(c);
+            else
+                out.append(escape.data(), size_t(escape.size()));
         }
     }
     out.push_back('"');
@@ -113,8 +98,8 @@ void appendJsonString(std::string &out, QStringView text)
 void appendNumber(std::string &out, qint64 n)
 {
     char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    out.append(digits, size_t(end - digits));
+    const QByteArrayView text = http::decimalDigits(n, digits);
+    out.append(text.data(), size_t(text.size()));
 }
 
 } // namespace

@@ -440,19 +440,39 @@ namespace {
 // How many bytes c takes inside a JSON string: 1, 2 for the short escapes, 6 for \u00XX.
 int escapedWidth(char c)
 {
-    switch (c) {
-    case '"':
-    case '\\':
-    case '\n':
-    case '\r':
-    case '\t':
-        return 2;
-    default:
-        return static_cast<unsigned char>(c) < 0x20 ? 6 : 1;
-    }
+    char buffer[6];
+    const QByteArrayView escape = jsonEscape(c, buffer);
+    return escape.isEmpty() ? 1 : int(escape.size());
 }
 
 } // namespace
+
+QByteArrayView jsonEscape(char c, char (&buffer)[6])
+{
+    switch (c) {
+    case '"':
+        return "\\\"";
+    case '\\':
+        return "\\\\";
+    case '\n':
+        return "\\n";
+    case '\r':
+        return "\\r";
+    case '\t':
+        return "\\t";
+    default:
+        if (static_cast<unsigned char>(c) >= 0x20)
+            return {};
+        static constexpr char Hex[] = "0123456789abcdef";
+        buffer[0] = '\\';
+        buffer[1] = 'u';
+        buffer[2] = '0';
+        buffer[3] = '0';
+        buffer[4] = Hex[(c >> 4) & 0xf];
+        buffer[5] = Hex[c & 0xf];
+        return QByteArrayView(buffer, 6);
+    }
+}
 
 qsizetype jsonQuotedSize(QByteArrayView text)
 {
@@ -471,23 +491,13 @@ void appendJsonQuoted(QByteArray &out, QByteArrayView text)
         out.append('"');
         return;
     }
+    char buffer[6];
     for (char c : text) {
-        switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                static const char hex[] = "0123456789abcdef";
-                out.append("\\u00");
-                out.append(hex[(c >> 4) & 0xf]);
-                out.append(hex[c & 0xf]);
-            } else {
-                out.append(c);
-            }
-        }
+        const QByteArrayView escape = jsonEscape(c, buffer);
+        if (escape.isEmpty())
+            out.append(c);
+        else
+            out.append(escape);
     }
     out.append('"');
 }

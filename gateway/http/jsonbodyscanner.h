@@ -72,5 +72,9 @@ QByteArray rewriteBody(QByteArrayView body, const ScannedBody &scan, QByteArrayV
 QByteArray jsonQuote(QByteArrayView text);
 qsizetype jsonQuotedSize(QByteArrayView text);
 void appendJsonQuoted(QByteArray &out, QByteArrayView text);
+// What byte c of a UTF-8 text becomes inside a JSON string (RFC 8259): its escape ("\\n", "\\u001f", …),
+// written into buffer, or an empty view when c stands for itself. The one table of escapes, for the
+// quoting above and for the history's JSON (history/storedvalues).
+QByteArrayView jsonEscape(char c, char (&buffer)[6]);
 
 } // namespace switchyard::http
