@@ -1,5 +1,6 @@
 #include "history/diskwriter.h"
 
+#include "history/schema.h"
 #include "history/storedvalues.h"
 
 #include <QSqlError>
@@ -73,8 +74,10 @@ void DiskWriter::retention(qint64 nowMs)
         const qint64 cutoff = nowMs - qint64(m_options.maxAgeDays) * MsPerDay;
         // In chunks, each its own commit: after a long downtime the first pass may delete weeks of
         // requests, and one huge transaction would swell the WAL by as much.
-        q.prepare(u"DELETE FROM requests WHERE id IN "
-                  "(SELECT id FROM requests WHERE started_ms < ? ORDER BY started_ms LIMIT 20000)"_s);
+        // A block holds the requests that started in one minute: blocks whose every request is older
+        // than the cutoff go, as the rollups of those minutes do.
+        q.prepare(u"DELETE FROM request_blocks WHERE id IN "
+                  "(SELECT id FROM request_blocks WHERE last_ms < ? ORDER BY last_ms LIMIT 200)"_s);
         for (;;) {
             q.addBindValue(cutoff);
             if (!q.exec())
@@ -96,7 +99,7 @@ void DiskWriter::retention(qint64 nowMs)
             const qint64 used = usedBytes();
             if (used <= m_options.maxBytes)
                 break;
-            if (!q.exec(u"SELECT count(*) FROM requests"_s) || !q.next())
+            if (!q.exec(u"SELECT count(*) FROM request_blocks"_s) || !q.next())
                 return report(u"retention"_s, q.lastError());
             const qint64 rows = q.value(0).toLongLong();
             q.finish();
@@ -104,9 +107,9 @@ void DiskWriter::retention(qint64 nowMs)
                 break;
             // The share of the data over the limit, and 1% more so a second round is rarely needed.
             const double over = double(used - m_options.maxBytes) / double(used) + 0.01;
-            const qint64 chunk = std::clamp<qint64>(qint64(double(rows) * over) + 1, 64, rows);
-            q.prepare(u"DELETE FROM requests WHERE id IN "
-                      "(SELECT id FROM requests ORDER BY started_ms, id LIMIT ?)"_s);
+            const qint64 chunk = std::clamp<qint64>(qint64(double(rows) * over) + 1, 1, rows);
+            q.prepare(u"DELETE FROM request_blocks WHERE id IN "
+                      "(SELECT id FROM request_blocks ORDER BY last_ms, id LIMIT ?)"_s);
             q.addBindValue(chunk);
             if (!q.exec())
                 return report(u"retention"_s, q.lastError());
@@ -187,10 +190,7 @@ bool DiskWriter::ensureOpen()
     // keys are few and stay on Qt SQL.
     m_saveKey.emplace(m_db);
     const bool prepared =
-        m_insertRequest.prepare(
-            m_db, "INSERT INTO requests (started_ms, key_id, model, node, route, method, path, status, "
-                  "attempts, stream, ttft_ms, duration_ms, prompt_tokens, completion_tokens, error, tried) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") &&
+        m_insertBlock.prepare(m_db, BlockInsertSql) &&
         m_upsertRollup.prepare(
             m_db, "INSERT INTO rollups (minute_ms, node, model, key_id, requests, errors, client_errors, "
                   "prompt_tokens, completion_tokens, duration_ms_sum, ttft_ms_sum, ttft_count) "
@@ -208,7 +208,7 @@ bool DiskWriter::ensureOpen()
             "requests_per_minute, tokens_per_minute, tokens_per_day, max_concurrent, created_ms, "
             "expires_ms, revoked_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
     if (!prepared) {
-        QSqlError e = m_insertRequest.lastError();
+        QSqlError e = m_insertBlock.lastError();
         if (!e.isValid())
             e = m_upsertRollup.lastError();
         if (!e.isValid())
@@ -223,7 +223,7 @@ bool DiskWriter::ensureOpen()
 
 void DiskWriter::close()
 {
-    m_insertRequest.finalize();
+    m_insertBlock.finalize();
     m_upsertRollup.finalize();
     m_saveKey.reset();
     if (m_db.isValid())
@@ -242,33 +242,25 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
         close();
         return false;
     }
-    // A batch holds a few groups (a minute or two of the nodes, models and keys in use), each met many
-    // times in a row: the last group found is checked before the hash.
+    // The chunk's requests in blocks (history/requestblock), oldest start first.
+    m_byStart.clear();
+    for (const stats::RequestRecord &r : records)
+        m_byStart.push_back(&r);
+    std::stable_sort(m_byStart.begin(), m_byStart.end(), [](const auto *a, const auto *b) {
+        return a->startedMsSinceEpoch < b->startedMsSinceEpoch;
+    });
+    if (!packRequestBlocks(m_byStart, m_block, [this](qint64 firstMs, qint64 lastMs) {
+            return insertBlock(firstMs, lastMs);
+        })) {
+        return false; // aborted by insertBlock
+    }
+    // A batch holds a few rollup groups (a minute or two of the nodes, models and keys in use), each met
+    // many times in a row: the last group found is checked before the hash.
     QHash<RollupKey, RollupSums> rollups;
     RollupSums *lastSums = nullptr;
     const stats::RequestRecord *lastOf = nullptr;
-    SqliteStatement &ins = m_insertRequest;
-    for (const stats::RequestRecord &r : records) {
-        ins.bind(1, r.startedMsSinceEpoch);
-        ins.bind(2, r.keyId);
-        ins.bind(3, r.model);
-        ins.bind(4, r.node);
-        ins.bind(5, r.route);
-        ins.bindLatin1(6, r.method);
-        ins.bindLatin1(7, r.path);
-        ins.bind(8, qint64(r.status));
-        ins.bind(9, qint64(r.attempts));
-        ins.bind(10, qint64(r.stream ? 1 : 0));
-        ins.bind(11, r.ttftMs);
-        ins.bind(12, r.durationMs);
-        ins.bind(13, r.promptTokens);
-        ins.bind(14, r.completionTokens);
-        ins.bind(15, r.error);
-        triedToJson(r.tried, m_tried);
-        ins.bindUtf8(16, m_tried);
-        if (!ins.exec())
-            return abort(u"insert request"_s, ins.lastError());
-
+    for (const stats::RequestRecord *p : m_byStart) {
+        const stats::RequestRecord &r = *p;
         const qint64 minute = floorToMinute(r.startedMsSinceEpoch);
         if (!lastSums || floorToMinute(lastOf->startedMsSinceEpoch) != minute || lastOf->node != r.node ||
             lastOf->model != r.model || lastOf->keyId != r.keyId) {
@@ -317,6 +309,14 @@ bool DiskWriter::writeChunk(std::span<const stats::RequestRecord> records,
     if (!m_db.commit())
         return abort(u"commit"_s, m_db.lastError());
     return true;
+}
+
+bool DiskWriter::insertBlock(qint64 firstMs, qint64 lastMs)
+{
+    const std::string_view block = m_block.finish();
+    SqliteStatement &ins = m_insertBlock;
+    bindBlockRow(ins, m_block, block, firstMs, lastMs);
+    return ins.exec() || abort(u"insert requests"_s, ins.lastError());
 }
 
 bool DiskWriter::abort(const QString &what, const QSqlError &error)

@@ -6,6 +6,7 @@
 // while counting every record it loses. Internal to history/.
 
 #include "history/historystore.h"
+#include "history/requestblock.h"
 #include "history/sqlitestatement.h"
 #include "history/writerqueue.h"
 
@@ -45,6 +46,8 @@ private:
     bool ensureOpen();
     void close();
     bool writeChunk(std::span<const stats::RequestRecord> records, std::span<const keys::VirtualKey> keys);
+    // Inserts what m_block holds as one row (and clears it).
+    bool insertBlock(qint64 firstMs, qint64 lastMs);
     bool abort(const QString &what, const QSqlError &error);
     qint64 pragma(const QString &name);
     qint64 freePages();
@@ -59,10 +62,11 @@ private:
     const QString m_name;
     QSqlDatabase m_db;
     bool m_open = false;
-    SqliteStatement m_insertRequest;
+    SqliteStatement m_insertBlock;
     SqliteStatement m_upsertRollup;
     std::optional<QSqlQuery> m_saveKey;
-    std::string m_tried; // a request's `tried` JSON, its capacity kept from request to request
+    RequestBlockEncoder m_block;
+    std::vector<const stats::RequestRecord *> m_byStart; // a chunk's records in the order they are stored
 };
 
 } // namespace switchyard::history

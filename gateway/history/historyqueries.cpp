@@ -4,6 +4,7 @@
 #include "history/historystore.h"
 
 #include "history/readerconnections.h"
+#include "history/requestblock.h"
 #include "history/storedvalues.h"
 
 #include <QSqlError>
@@ -49,97 +50,151 @@ Expected<std::vector<keys::VirtualKey>, QString> HistoryStore::loadKeys() const
     return out;
 }
 
+namespace {
+
+bool matchesStatus(const stats::RequestRecord &r, HistoryQuery::Status status)
+{
+    // The classes split every request into Ok, ClientError and Failed (the rollups' errors), as an
+    // operator counts them; ServerError is the part of Failed that got a 5xx status.
+    switch (status) {
+    case HistoryQuery::Status::Any:
+        return true;
+    case HistoryQuery::Status::Ok:
+        return r.status < 400 && !r.cutMidAnswer();
+    case HistoryQuery::Status::ClientError:
+        return r.status >= 400 && r.status < 500;
+    case HistoryQuery::Status::ServerError:
+        return r.status >= 500;
+    case HistoryQuery::Status::Failed:
+        return r.status >= 500 || r.cutMidAnswer();
+    }
+    return true;
+}
+
+// Newest first: by start time, ties by id.
+bool newerThan(const HistoryEntry &a, const HistoryEntry &b)
+{
+    const qint64 sa = a.record.startedMsSinceEpoch, sb = b.record.startedMsSinceEpoch;
+    return sa != sb ? sa > sb : a.id > b.id;
+}
+
+QString blockError(const QString &path, qint64 blockId, const QString &why)
+{
+    return u"Cannot read the history file %1: block %2 is %3"_s.arg(path).arg(blockId).arg(why);
+}
+
+} // namespace
+
 Expected<HistoryPage, QString> HistoryStore::search(const HistoryQuery &query) const
 {
     auto db = readerFor(m_readers);
     if (!db)
         return unexpected(db.error());
-    QString sql =
-        u"SELECT id, started_ms, key_id, model, node, route, method, path, status, attempts, stream, "
-        "ttft_ms, duration_ms, prompt_tokens, completion_tokens, error, tried FROM requests "
-        "WHERE started_ms >= :from AND started_ms <= :to"_s;
-    if (!query.keyId.isEmpty())
-        sql += u" AND key_id = :key"_s;
-    if (!query.model.isEmpty())
-        sql += u" AND model = :model"_s;
-    if (!query.node.isEmpty())
-        sql += u" AND node = :node"_s;
-    // The classes split every request into Ok, ClientError and Failed (the rollups' errors), as an
-    // operator counts them; ServerError is the part of Failed that got a 5xx status.
-    switch (query.status) {
-    case HistoryQuery::Status::Any:
-        break;
-    case HistoryQuery::Status::Ok:
-        sql += u" AND status < 400 AND NOT (status > 0 AND error <> '')"_s;
-        break;
-    case HistoryQuery::Status::ClientError:
-        sql += u" AND status >= 400 AND status < 500"_s;
-        break;
-    case HistoryQuery::Status::ServerError:
-        sql += u" AND status >= 500"_s;
-        break;
-    case HistoryQuery::Status::Failed:
-        sql += u" AND (status >= 500 OR (status > 0 AND status < 400 AND error <> ''))"_s;
-        break;
-    }
-    // Newest first by start time, ties by id: the order of the indexes on started_ms and (key_id,
-    // started_ms) (both end in the row id), so a page is read straight off an index, never sorted. A page
-    // goes on after the previous page's last row; should retention have deleted that row, everything
-    // older went with it, and the page is empty.
-    if (query.beforeId > 0)
-        sql += u" AND (started_ms, id) < (SELECT started_ms, id FROM requests WHERE id = :before)"_s;
-    sql += u" ORDER BY started_ms DESC, id DESC LIMIT :limit"_s;
-
+    const qint64 from = query.fromMs;
+    const qint64 to = query.toMs > 0 ? query.toMs : m_options.nowMs();
     const int limit = std::clamp(query.limit, 1, HistoryQuery::MaxLimit);
+    const size_t wanted = size_t(limit) + 1; // one more tells whether an older page exists
+
+    // A page goes on after the previous page's last record. Should retention have deleted it,
+    // everything older went with it, and the page is empty.
+    std::optional<HistoryEntry> after;
+    if (query.beforeId > 0) {
+        const qint64 blockId = query.beforeId / RecordsPerBlockId;
+        QSqlQuery b(*db);
+        b.setForwardOnly(true);
+        b.prepare(u"SELECT records FROM request_blocks WHERE id = ?"_s);
+        b.addBindValue(blockId);
+        if (!b.exec())
+            return unexpected(
+                u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(b.lastError())));
+        if (!b.next())
+            return HistoryPage{};
+        auto records = decodeRequestBlock(b.value(0).toByteArray());
+        if (!records)
+            return unexpected(blockError(m_path, blockId, records.error()));
+        const qint64 place = query.beforeId % RecordsPerBlockId;
+        if (place >= qint64(records->size()))
+            return HistoryPage{};
+        after = HistoryEntry{query.beforeId, std::move((*records)[size_t(place)])};
+    }
+
+    // The blocks that may hold a match, latest first. A block lists its keys, nodes and models, so one
+    // without the key, node or model asked for is skipped unopened.
+    QString sql = u"SELECT id, last_ms, records FROM request_blocks "
+                  "WHERE last_ms >= :from AND first_ms <= :to"_s;
+    if (!query.keyId.isEmpty())
+        sql += u" AND instr(key_ids, :key) > 0"_s;
+    if (!query.model.isEmpty())
+        sql += u" AND instr(models, :model) > 0"_s;
+    if (!query.node.isEmpty())
+        sql += u" AND instr(nodes, :node) > 0"_s;
+    sql += u" ORDER BY last_ms DESC, id DESC"_s;
     QSqlQuery q(*db);
     q.setForwardOnly(true);
     if (!q.prepare(sql))
         return unexpected(
             u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
-    q.bindValue(u":from"_s, query.fromMs);
-    q.bindValue(u":to"_s, query.toMs > 0 ? query.toMs : m_options.nowMs());
+    q.bindValue(u":from"_s, from);
+    q.bindValue(u":to"_s, after ? std::min(to, after->record.startedMsSinceEpoch) : to);
+    const auto needle = [](const QString &text) { return QString::fromStdString(listedNeedle(text)); };
     if (!query.keyId.isEmpty())
-        q.bindValue(u":key"_s, query.keyId);
+        q.bindValue(u":key"_s, needle(query.keyId));
     if (!query.model.isEmpty())
-        q.bindValue(u":model"_s, query.model);
+        q.bindValue(u":model"_s, needle(query.model));
     if (!query.node.isEmpty())
-        q.bindValue(u":node"_s, query.node);
-    if (query.beforeId > 0)
-        q.bindValue(u":before"_s, query.beforeId);
-    q.bindValue(u":limit"_s, limit + 1); // one more tells whether an older page exists
+        q.bindValue(u":node"_s, needle(query.node));
     if (!q.exec())
         return unexpected(
             u"Cannot search the history file %1: %2"_s.arg(m_path, sqlErrorText(q.lastError())));
 
-    HistoryPage page;
-    page.entries.reserve(size_t(std::min(limit, 128)));
-    bool more = false;
-    while (q.next()) {
-        if (int(page.entries.size()) == limit) {
-            more = true;
-            break;
+    // Blocks come latest first, but a block's requests may have started over a minute (a long stream
+    // is written when it ends): the matches are gathered until the next block can no longer hold one
+    // newer than the page's last, then sorted.
+    std::vector<HistoryEntry> found;
+    const auto trim = [&] {
+        if (found.size() > wanted) {
+            std::nth_element(found.begin(), found.begin() + qsizetype(wanted) - 1, found.end(), newerThan);
+            found.resize(wanted);
         }
-        HistoryEntry e;
-        e.id = q.value(0).toLongLong();
-        stats::RequestRecord &r = e.record;
-        r.startedMsSinceEpoch = q.value(1).toLongLong();
-        r.keyId = q.value(2).toString();
-        r.model = q.value(3).toString();
-        r.node = q.value(4).toString();
-        r.route = q.value(5).toString();
-        r.method = q.value(6).toString().toLatin1();
-        r.path = q.value(7).toString().toLatin1();
-        r.status = q.value(8).toInt();
-        r.attempts = q.value(9).toInt();
-        r.stream = q.value(10).toLongLong() != 0;
-        r.ttftMs = q.value(11).toLongLong();
-        r.durationMs = q.value(12).toLongLong();
-        r.promptTokens = q.value(13).toLongLong();
-        r.completionTokens = q.value(14).toLongLong();
-        r.error = q.value(15).toString();
-        r.tried = triedFromJson(q.value(16).toString());
-        page.entries.push_back(std::move(e));
+    };
+    while (q.next()) {
+        const qint64 blockId = q.value(0).toLongLong();
+        const qint64 lastMs = q.value(1).toLongLong();
+        trim();
+        if (found.size() == wanted) {
+            const HistoryEntry &oldestKept =
+                *std::min_element(found.begin(), found.end(), [](const auto &a, const auto &b) {
+                    return newerThan(b, a);
+                });
+            if (lastMs < oldestKept.record.startedMsSinceEpoch)
+                break;
+        }
+        auto records = decodeRequestBlock(q.value(2).toByteArray());
+        if (!records)
+            return unexpected(blockError(m_path, blockId, records.error()));
+        for (size_t i = 0; i < records->size(); ++i) {
+            stats::RequestRecord &r = (*records)[i];
+            if (r.startedMsSinceEpoch < from || r.startedMsSinceEpoch > to)
+                continue;
+            if ((!query.keyId.isEmpty() && r.keyId != query.keyId) ||
+                (!query.model.isEmpty() && r.model != query.model) ||
+                (!query.node.isEmpty() && r.node != query.node) || !matchesStatus(r, query.status)) {
+                continue;
+            }
+            HistoryEntry e{blockId * RecordsPerBlockId + qint64(i), std::move(r)};
+            if (after && !newerThan(*after, e))
+                continue;
+            found.push_back(std::move(e));
+        }
     }
+    trim();
+    std::sort(found.begin(), found.end(), newerThan);
+
+    HistoryPage page;
+    const bool more = found.size() > size_t(limit);
+    if (more)
+        found.resize(size_t(limit));
+    page.entries = std::move(found);
     if (more && !page.entries.empty())
         page.nextBeforeId = page.entries.back().id;
     return page;

@@ -67,7 +67,7 @@ class HistoryStore final : public stats::RecordSink
 
 public:
     // The schema this build writes; a file with a newer one is refused rather than guessed at.
-    static constexpr int SchemaVersion = 1;
+    static constexpr int SchemaVersion = 2;
     // A rollups() answer has at most this many buckets (of all series together, when split): a wider
     // range needs wider buckets.
     static constexpr int MaxBuckets = 20'000;

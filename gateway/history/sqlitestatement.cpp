@@ -69,6 +69,11 @@ void SqliteStatement::bindUtf8(int position, QByteArrayView utf8)
     sqlite3_bind_text(m_statement, position, utf8.isNull() ? "" : utf8.data(), int(utf8.size()), SQLITE_STATIC);
 }
 
+void SqliteStatement::bindBlob(int position, QByteArrayView bytes)
+{
+    sqlite3_bind_blob(m_statement, position, bytes.isNull() ? "" : bytes.data(), int(bytes.size()), SQLITE_STATIC);
+}
+
 void SqliteStatement::bind(int position, QStringView text)
 {
     std::string &out = scratch(position);

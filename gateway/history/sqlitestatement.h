@@ -44,6 +44,8 @@ public:
     void bindUtf8(int position, QByteArrayView utf8);
     // Latin-1 bytes (a request's method and path, as the HTTP parser keeps them), stored as UTF-8 text.
     void bindLatin1(int position, QByteArrayView latin1);
+    // Bytes stored as they are (a BLOB), bound where they lie.
+    void bindBlob(int position, QByteArrayView bytes);
 
     // Runs the statement once (an INSERT or UPDATE: no rows back) and resets it for the next run, its
     // bindings kept (bind every position anew); false and lastError() when SQLite refused.

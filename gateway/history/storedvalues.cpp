@@ -1,8 +1,5 @@
 #include "history/storedvalues.h"
 
-#include "http/bytewriter.h"
-#include "http/jsonbodyscanner.h"
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -64,75 +61,6 @@ void appendUtf8(std::string &out, QStringView text)
         }
     }
     out.resize(size_t(dst - out.data()));
-}
-
-namespace {
-
-// A JSON string of text, quoted and escaped (RFC 8259): what the writer needs per record, without
-// building a document first. Only quotes, backslashes and control characters are escaped; the rest
-// is the text's UTF-8.
-void appendJsonString(std::string &out, QStringView text)
-{
-    out.push_back('"');
-    const size_t from = out.size();
-    appendUtf8(out, text);
-    const auto needsEscape = [](char c) {
-        char buffer[6];
-        return !http::jsonEscape(c, buffer).isEmpty();
-    };
-    if (std::any_of(out.begin() + qsizetype(from), out.end(), needsEscape)) {
-        const std::string raw = out.substr(from);
-        out.resize(from);
-        char buffer[6];
-        for (const char c : raw) {
-            const QByteArrayView escape = http::jsonEscape(c, buffer);
-            if (escape.isEmpty())
-                out.push_back(c);
-            else
-                out.append(escape.data(), size_t(escape.size()));
-        }
-    }
-    out.push_back('"');
-}
-
-void appendNumber(std::string &out, qint64 n)
-{
-    char digits[24];
-    const QByteArrayView text = http::decimalDigits(n, digits);
-    out.append(text.data(), size_t(text.size()));
-}
-
-} // namespace
-
-void triedToJson(const QList<stats::Attempt> &tried, std::string &out)
-{
-    out.clear();
-    out.push_back('[');
-    for (const stats::Attempt &a : tried) {
-        if (out.size() > 1)
-            out.push_back(',');
-        out.append("{\"node\":");
-        appendJsonString(out, a.node);
-        out.append(",\"status\":");
-        appendNumber(out, a.status);
-        const QByteArray outcome = stats::attemptOutcomeName(a.outcome), via = stats::attemptViaName(a.via);
-        out.append(",\"outcome\":\"").append(outcome.constData(), size_t(outcome.size()));
-        out.append("\",\"via\":\"").append(via.constData(), size_t(via.size()));
-        out.append("\",\"start_ms\":");
-        appendNumber(out, a.startMs);
-        out.append(",\"duration_ms\":");
-        appendNumber(out, a.durationMs);
-        if (!a.reason.isEmpty()) {
-            out.append(",\"reason\":");
-            appendJsonString(out, a.reason);
-        }
-        if (!a.fallbackModel.isEmpty()) {
-            out.append(",\"fallback_model\":");
-            appendJsonString(out, a.fallbackModel);
-        }
-        out.push_back('}');
-    }
-    out.push_back(']');
 }
 
 QList<stats::Attempt> triedFromJson(const QString &json)

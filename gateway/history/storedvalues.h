@@ -1,8 +1,9 @@
 #pragma once
 
-// How a request's record and a virtual key are kept in the history file's columns, shared by the writer
-// (history/diskwriter) and the store's searches (history/historyqueries): text columns are NOT NULL,
-// nodes tried and model lists are JSON text, time buckets are whole minutes. Internal to history/.
+// How the history file's columns hold values, shared by the writer (history/diskwriter), the store's
+// reads (history/historyqueries) and the schema's updates (history/schema): text columns are NOT NULL,
+// a key's model lists are JSON text, time buckets are whole minutes. (Requests are kept in blocks:
+// history/requestblock.) Internal to history/.
 
 #include "keys/virtualkey.h"
 #include "stats/requestrecord.h"
@@ -35,9 +36,8 @@ QString sqlErrorText(const QSqlError &e);
 // writer converts several texts per request, into buffers it keeps.
 void appendUtf8(std::string &out, QStringView text);
 
-// The nodes a request tried, as the `tried` column's JSON text (UTF-8, written directly into out,
-// which is cleared first: once per request on the writer thread, into a buffer it keeps), and back.
-void triedToJson(const QList<stats::Attempt> &tried, std::string &out);
+// The nodes a request tried, from schema 1's `tried` column (JSON text): read when such a file is
+// updated (history/schema).
 QList<stats::Attempt> triedFromJson(const QString &json);
 // A key's models or providers, as a JSON array of strings, and back.
 QString listToJson(const QStringList &list);

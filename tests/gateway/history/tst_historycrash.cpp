@@ -85,7 +85,7 @@ private slots:
             QSqlQuery q(db);
             QVERIFY(q.exec(u"PRAGMA integrity_check"_s) && q.next());
             QCOMPARE(q.value(0).toString(), u"ok"_s);
-            QVERIFY(q.exec(u"SELECT count(*) FROM requests"_s) && q.next());
+            QVERIFY(q.exec(u"SELECT coalesce(sum(count), 0) FROM request_blocks"_s) && q.next());
             stored = q.value(0).toLongLong();
             q.finish();
             db.close();

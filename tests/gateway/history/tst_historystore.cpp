@@ -9,6 +9,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -692,7 +695,7 @@ private slots:
         const QString longError = QString(300, u'e');
         for (int i = 0; i < N; ++i) {
             RequestRecord r = makeRecord(T0 - N + i, u"m"_s, u"gpu-a"_s, 500);
-            r.error = longError;
+            r.error = longError + QString::number(i); // distinct: a block stores a repeated text once
             store->append(r);
         }
         store->flush();
@@ -743,6 +746,111 @@ private slots:
         const auto noDir = HistoryStore::open(blocked);
         QVERIFY(!noDir);
         QVERIFY2(noDir.error().contains(blocked), qPrintable(noDir.error()));
+    }
+
+    void aFileOfSchemaOneIsMovedIntoBlocks()
+    {
+        // A history written before requests were kept in blocks: a row per request (schema 1). Opening
+        // it moves every row into blocks; searches and sums find the requests as they were.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"history.db"_s);
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"schema-1"_s);
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            for (const QString &sql : {
+                     u"CREATE TABLE requests (id INTEGER PRIMARY KEY, started_ms INTEGER NOT NULL, key_id TEXT "
+                     "NOT NULL DEFAULT '', model TEXT NOT NULL DEFAULT '', node TEXT NOT NULL DEFAULT '', route "
+                     "TEXT NOT NULL DEFAULT '', method TEXT NOT NULL DEFAULT '', path TEXT NOT NULL DEFAULT '', "
+                     "status INTEGER NOT NULL, attempts INTEGER NOT NULL, stream INTEGER NOT NULL, ttft_ms "
+                     "INTEGER NOT NULL, duration_ms INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, "
+                     "completion_tokens INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '', tried TEXT NOT NULL "
+                     "DEFAULT '[]')"_s,
+                     u"CREATE INDEX requests_started ON requests (started_ms)"_s,
+                     u"CREATE INDEX requests_key_started ON requests (key_id, started_ms)"_s,
+                     u"CREATE TABLE rollups (minute_ms INTEGER NOT NULL, node TEXT NOT NULL, model TEXT NOT "
+                     "NULL, key_id TEXT NOT NULL, requests INTEGER NOT NULL, errors INTEGER NOT NULL, "
+                     "client_errors INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER "
+                     "NOT NULL, duration_ms_sum INTEGER NOT NULL, ttft_ms_sum INTEGER NOT NULL, ttft_count "
+                     "INTEGER NOT NULL, PRIMARY KEY (minute_ms, node, model, key_id)) WITHOUT ROWID"_s,
+                     u"CREATE TABLE keys (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', secret_sha256 BLOB, "
+                     "secret_hint TEXT NOT NULL DEFAULT '', models TEXT NOT NULL DEFAULT '[]', providers TEXT "
+                     "NOT NULL DEFAULT '[]', requests_per_minute INTEGER NOT NULL DEFAULT 0, tokens_per_minute "
+                     "INTEGER NOT NULL DEFAULT 0, tokens_per_day INTEGER NOT NULL DEFAULT 0, max_concurrent "
+                     "INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL DEFAULT 0, expires_ms INTEGER NOT "
+                     "NULL DEFAULT 0, revoked_ms INTEGER NOT NULL DEFAULT 0)"_s,
+                     u"INSERT INTO keys (id, name) VALUES ('vk_00000000000000a1', 'alice')"_s,
+                     u"PRAGMA user_version = 1"_s,
+                 }) {
+                QVERIFY2(q.exec(sql), qPrintable(q.lastError().text()));
+            }
+            // 5,000 rows over two hours, written out of start order as a writer did (a long stream lands
+            // after shorter ones that started later), one of them failed over with its nodes tried.
+            constexpr int Rows = 5000;
+            QVERIFY(db.transaction());
+            QVERIFY(q.prepare(u"INSERT INTO requests (started_ms, key_id, model, node, route, method, path, "
+                              "status, attempts, stream, ttft_ms, duration_ms, prompt_tokens, completion_tokens, "
+                              "error, tried) VALUES (?, ?, ?, 'gpu-a', 'weighted', 'POST', "
+                              "'/v1/chat/completions', 200, ?, 1, 40, 900, 12, 5, '', ?)"_s));
+            for (int i = 0; i < Rows; ++i) {
+                const qint64 started = T0 - 2 * 3'600'000 + qint64(i ^ 1) * 1440;
+                q.addBindValue(started);
+                q.addBindValue(i % 2 ? u"vk_00000000000000a1"_s : u""_s);
+                q.addBindValue(u"model-%1"_s.arg(i % 3));
+                q.addBindValue(i == 77 ? 2 : 1);
+                q.addBindValue(i == 77 ? uR"([{"node":"gpu-b","status":502,"outcome":"error_status","via":"candidate","start_ms":0,"duration_ms":30,"reason":"HTTP 502: bad gateway"},{"node":"gpu-a","status":200,"outcome":"answered","via":"candidate","start_ms":31,"duration_ms":869}])"_s
+                                       : u"[]"_s);
+                QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+            }
+            QVERIFY(db.commit());
+            q.finish();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(u"schema-1"_s);
+
+        TestClock clock;
+        auto store = openOrFail(path, {.maxAgeDays = 0, .nowMs = clock.fn()});
+        QVERIFY(store);
+        const auto rows = searchAll(*store, {.limit = 1000});
+        QCOMPARE(rows.size(), size_t(5000));
+        for (size_t i = 1; i < rows.size(); ++i) // newest first, by start
+            QVERIFY(rows[i - 1].record.startedMsSinceEpoch >= rows[i].record.startedMsSinceEpoch);
+        const auto failedOver = std::find_if(rows.begin(), rows.end(), [](const auto &e) {
+            return e.record.attempts == 2;
+        });
+        QVERIFY(failedOver != rows.end());
+        QCOMPARE(failedOver->record.tried.size(), 2);
+        QCOMPARE(failedOver->record.tried[0].node, u"gpu-b"_s);
+        QCOMPARE(failedOver->record.tried[0].outcome, Attempt::Outcome::ErrorStatus);
+        QCOMPARE(failedOver->record.tried[0].reason, u"HTTP 502: bad gateway"_s);
+        QCOMPARE(failedOver->record.method, QByteArray("POST"));
+        QCOMPARE(failedOver->record.path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(searchAll(*store, {.keyId = u"vk_00000000000000a1"_s, .limit = 1000}).size(), size_t(2500));
+        QCOMPARE(searchAll(*store, {.model = u"model-1"_s, .limit = 1000}).size(), size_t(1667));
+        // The key is still there, and new requests go on beside the moved ones.
+        const auto keys = store->loadKeys();
+        QVERIFY(keys);
+        QCOMPARE(keys->size(), size_t(1));
+        store->append(makeRecord(T0, u"model-0"_s, u"gpu-a"_s, 200));
+        store->flush();
+        const auto after = searchAll(*store, {.limit = 1000});
+        QCOMPARE(after.size(), size_t(5001));
+        QCOMPARE(after.front().record.startedMsSinceEpoch, T0);
+        // The old table is gone, and the file is whole.
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"schema-2"_s);
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        {
+            QSqlQuery q(db);
+            QVERIFY(q.exec(u"SELECT count(*) FROM sqlite_master WHERE name = 'requests'"_s) && q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+            QVERIFY(q.exec(u"PRAGMA integrity_check"_s) && q.next());
+            QCOMPARE(q.value(0).toString(), u"ok"_s);
+        }
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(u"schema-2"_s);
     }
 
     void keysSavedAreLoadedAfterReopening()
