@@ -28,32 +28,37 @@ void printProblems(const config::ConfigProblems &problems, const QString &source
 }
 
 // "2026-12-02T16:18:20.123Z", as QDateTime's ISODateWithMs in UTC, without its time-zone machinery or
-// printf: this runs once per request.
+// printf: this runs once per request. The date and time up to the second are kept per thread and
+// converted (gmtime_r, most of the cost) only when the second changes.
 void appendTimestamp(QByteArray &out)
 {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
-    tm t{};
-    gmtime_r(&ts.tv_sec, &t);
-    char buf[24];
-    auto put = [&buf](int at, int value, int digits) {
+    thread_local time_t keptSecond = -1;
+    thread_local char buf[24];
+    auto put = [](int at, int value, int digits) {
         for (int i = digits - 1; i >= 0; --i, value /= 10)
             buf[at + i] = char('0' + value % 10);
     };
-    put(0, t.tm_year + 1900, 4);
-    buf[4] = '-';
-    put(5, t.tm_mon + 1, 2);
-    buf[7] = '-';
-    put(8, t.tm_mday, 2);
-    buf[10] = 'T';
-    put(11, t.tm_hour, 2);
-    buf[13] = ':';
-    put(14, t.tm_min, 2);
-    buf[16] = ':';
-    put(17, t.tm_sec, 2);
-    buf[19] = '.';
+    if (ts.tv_sec != keptSecond) {
+        tm t{};
+        gmtime_r(&ts.tv_sec, &t);
+        put(0, t.tm_year + 1900, 4);
+        buf[4] = '-';
+        put(5, t.tm_mon + 1, 2);
+        buf[7] = '-';
+        put(8, t.tm_mday, 2);
+        buf[10] = 'T';
+        put(11, t.tm_hour, 2);
+        buf[13] = ':';
+        put(14, t.tm_min, 2);
+        buf[16] = ':';
+        put(17, t.tm_sec, 2);
+        buf[19] = '.';
+        buf[23] = 'Z';
+        keptSecond = ts.tv_sec;
+    }
     put(20, int(ts.tv_nsec / 1000000), 3);
-    buf[23] = 'Z';
     out.append(buf, 24);
 }
 

@@ -75,26 +75,20 @@ void ProxyExchange::noteResponseId(QByteArrayView data)
 void ProxyExchange::startPhaseTimer(int ms)
 {
     m_phaseMs = ms;
-    m_phaseTimer.start(ms, Qt::PreciseTimer, this);
+    m_phaseTimer.start(*m_ctx.deadlines, ms);
 }
 
 void ProxyExchange::startTotalTimer(int ms)
 {
     m_totalMs = ms;
-    m_totalTimer.start(ms, this);
+    m_totalTimer.start(*m_ctx.deadlines, ms);
 }
 
 void ProxyExchange::timerEvent(QTimerEvent *event)
 {
-    // All three are single-shot.
+    // The backoff; the phase and total timeouts are Deadlines (common/deadlines).
     const int id = event->timerId();
-    if (id == m_phaseTimer.timerId()) {
-        m_phaseTimer.stop();
-        onPhaseTimeout();
-    } else if (id == m_totalTimer.timerId()) {
-        m_totalTimer.stop();
-        onTotalTimeout();
-    } else if (id == m_backoffTimer.timerId()) {
+    if (id == m_backoffTimer.timerId()) {
         // The backoff ends on the gateway's clock, not when the timer says: a timer may fire a little
         // early, and a test's stopped clock is looked at every few ms until the test moves it on.
         const qint64 left = m_backoffUntilMs - monotonicMs();

@@ -13,6 +13,7 @@
 // timeout, 429 or 500/502/503/504 moves on; other statuses are the answer. Once a response byte went to
 // the client there is no moving on: a stream then ends with an OpenAI-shaped error event and [DONE].
 
+#include "common/deadlines.h"
 #include "config/config.h"
 #include "http/jsonbodyscanner.h"
 #include "keys/keyregistry.h"
@@ -60,6 +61,8 @@ struct ExchangeContext
     const GatewayControl *control = nullptr;
     // The virtual key the request came with (set by the dispatcher), or null.
     std::shared_ptr<const keys::KeyEntry> key;
+    // The worker thread's request timeouts (common/deadlines); set wherever pool is. Owned by the worker.
+    Deadlines *deadlines = nullptr;
 };
 
 // An admitted virtual key's hold on a request (proxy/keyadmission): the usage it is charged to and the
@@ -202,10 +205,13 @@ private:
     bool m_trial = false;             // the current attempt is an ejected node's trial
     QStringList m_skipped;            // "node: why" for nodes passed over (once per node, the latest reason)
 
-    // QBasicTimer, not QTimer: three QObjects and their connections per request were a visible share
-    // of the allocations on the request path (docs/PERFORMANCE.md).
-    QBasicTimer m_phaseTimer;
-    QBasicTimer m_totalTimer;
+    // The phase's timeout (connect, response head, stream idle) and the whole request's, in the
+    // worker's heap of deadlines (common/deadlines): arming and disarming a Qt timer twice per request
+    // was a registration in Qt's timer list each time. The backoff between retries is rare and stays
+    // a QBasicTimer (not a QTimer: a QObject and its connections per request were a visible share of
+    // malloc).
+    Deadline m_phaseTimer{[this] { onPhaseTimeout(); }};
+    Deadline m_totalTimer{[this] { onTotalTimeout(); }};
     QBasicTimer m_backoffTimer;
     int m_phaseMs = 0;
     int m_totalMs = 0;

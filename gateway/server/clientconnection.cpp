@@ -297,6 +297,7 @@ void ClientConnection::handleRequest(http::Request request)
     proxy::ExchangeContext ctx;
     ctx.table = m_ctx->table;
     ctx.pool = m_ctx->pool;
+    ctx.deadlines = m_ctx->deadlines;
     ctx.stats = m_ctx->stats;
     ctx.control = &m_ctx->control;
     request.fromLoopback = m_peerIsLoopback;

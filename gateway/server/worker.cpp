@@ -1,5 +1,6 @@
 #include "worker.h"
 
+#include "common/deadlines.h"
 #include "server/clientconnection.h"
 #include "upstream/upstreampool.h"
 
@@ -32,6 +33,7 @@ void Worker::addConnection(qintptr socketDescriptor, bool overCapacity)
     // Created lazily so that they belong to this thread, not the one that constructed the worker.
     if (!m_ctx.pool) {
         m_ctx.pool = new upstream::UpstreamPool(this);
+        m_ctx.deadlines = new Deadlines(this); // a child: deleted after the connections, in ~QObject
         m_sweepTimer = new QTimer(this);
         m_sweepTimer->setInterval(250);
         connect(m_sweepTimer, &QTimer::timeout, this, &Worker::sweep);

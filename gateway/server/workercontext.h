@@ -1,7 +1,7 @@
 #pragma once
 
 // What every client connection of one worker thread shares: the current routing table, the upstream
-// pool of the thread, the statistics, the log callback, and the Gateway's run state and commands (paused
+// pool of the thread and its request timeouts, the statistics, the log callback, and the Gateway's run state and commands (paused
 // is read there on every proxied request). Lives in the worker's thread.
 
 #include "config/config.h"
@@ -12,6 +12,9 @@
 #include <functional>
 #include <memory>
 
+namespace switchyard {
+class Deadlines;
+}
 namespace switchyard::upstream {
 class UpstreamPool;
 }
@@ -22,6 +25,7 @@ struct WorkerContext
 {
     std::shared_ptr<const routing::RoutingTable> table;
     upstream::UpstreamPool *pool = nullptr;
+    Deadlines *deadlines = nullptr; // the thread's request timeouts (common/deadlines), made with pool
     stats::GatewayStats *stats = nullptr;
     std::function<void(const stats::RequestRecord &)> requestLogger; // may be called from any worker thread
     proxy::GatewayControl control; // run state (shared with the Gateway) and commands to its thread
