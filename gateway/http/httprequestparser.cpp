@@ -1,6 +1,9 @@
 #include "httprequestparser.h"
 
+#include "http/headerchars.h"
+
 #include <optional>
+#include <utility>
 
 namespace switchyard::http {
 
@@ -8,26 +11,7 @@ namespace {
 
 bool isTokenChar(char c)
 {
-    // RFC 9110 tchar
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
-    case '.': case '^': case '_': case '`': case '|': case '~':
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool isValidFieldValue(QByteArrayView v)
-{
-    for (char c : v) {
-        const auto u = static_cast<unsigned char>(c);
-        if ((u < 0x20 && c != '\t') || u == 0x7f)
-            return false;
-    }
-    return true;
+    return chars::is(c, chars::Token);
 }
 
 bool parseContentLength(QByteArrayView v, qsizetype &out)
@@ -185,7 +169,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
         if (!isTokenChar(c))
             return fail(400, "malformed request method");
     }
-    if (target.isEmpty() || !isValidFieldValue(target) || target.contains(' '))
+    if (target.isEmpty() || !chars::allAre(target, chars::FieldValue) || target.contains(' '))
         return fail(400, "malformed request target");
     if (version == "HTTP/1.1")
         m_request.versionMinor = 1;
@@ -207,6 +191,9 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
     qsizetype contentLength = 0;
     bool chunked = false;
     bool haveTransferEncoding = false;
+    // Connection and Expect are read as the fields go by (the first of each, as header() would find).
+    QByteArrayView connection, expect;
+    bool haveHost = false, haveConnection = false, haveExpect = false;
     while (pos < head.size()) {
         qsizetype e = indexOfCrlf(head, pos);
         if (e < 0)
@@ -217,21 +204,20 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
             continue;
         if (field[0] == ' ' || field[0] == '\t')
             return fail(400, "obsolete header line folding is not accepted");
-        const qsizetype colon = field.indexOf(':');
+        const qsizetype colon = chars::indexOf(field, ':');
         if (colon <= 0)
             return fail(400, "malformed header field");
-        const QByteArrayView name = field.first(colon);
-        for (char c : name) {
-            if (!isTokenChar(c))
+        // Checked and lower-cased in one pass, in place: the block is this request's own copy.
+        char *namePtr = m_request.head.data() + (field.data() - head.data());
+        for (qsizetype i = 0; i < colon; ++i) {
+            if (!chars::is(namePtr[i], chars::Token))
                 return fail(400, "malformed header field name");
+            namePtr[i] = chars::toLower(namePtr[i]);
         }
-        const QByteArrayView value = field.sliced(colon + 1).trimmed();
-        if (!isValidFieldValue(value))
+        const QByteArrayView value = chars::trimmed(field.sliced(colon + 1));
+        if (!chars::allAre(value, chars::FieldValue))
             return fail(400, "invalid character in header field value");
-        // Lower-cased in place: the block is this request's own copy.
-        char *namePtr = m_request.head.data() + (name.data() - head.data());
-        toLowerAsciiInPlace(namePtr, name.size());
-        Header h{QByteArrayView(namePtr, name.size()), value};
+        Header h{QByteArrayView(namePtr, colon), value};
 
         if (h.name == "content-length") {
             qsizetype n = 0;
@@ -250,22 +236,28 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
                             "only Transfer-Encoding: chunked is supported");
             chunked = true;
         } else if (h.name == "host") {
-            if (hasHeader(m_request.headers, "host"))
+            if (haveHost)
                 return fail(400, "repeated Host header");
+            haveHost = true;
+        } else if (h.name == "connection") {
+            if (!std::exchange(haveConnection, true))
+                connection = h.value;
+        } else if (h.name == "expect") {
+            if (!std::exchange(haveExpect, true))
+                expect = h.value;
         }
         m_request.headers.push_back(h);
     }
     if (haveTransferEncoding && haveLength)
         return fail(400, "Content-Length together with Transfer-Encoding is not accepted");
-    if (m_request.versionMinor == 1 && !hasHeader(m_request.headers, "host"))
+    if (m_request.versionMinor == 1 && !haveHost)
         return fail(400, "missing Host header");
 
-    const QByteArrayView connection = m_request.header("connection");
     if (m_request.versionMinor == 1)
         m_request.keepAlive = !headerListContains(connection, "close");
     else
         m_request.keepAlive = headerListContains(connection, "keep-alive");
-    m_request.expectContinue = m_request.header("expect").compare("100-continue", Qt::CaseInsensitive) == 0;
+    m_request.expectContinue = expect.compare("100-continue", Qt::CaseInsensitive) == 0;
 
     buffer.remove(0, headEnd + 4);
 

@@ -1,8 +1,33 @@
 #include "httpresponseparser.h"
 
+#include "http/headerchars.h"
+
 #include <cstring>
+#include <optional>
+#include <utility>
 
 namespace switchyard::http {
+
+namespace {
+
+// A Content-Length: decimal digits (a '+' before them tolerated, as QByteArray::toLongLong did), at
+// most 18 of them; nothing when it is not one.
+std::optional<qint64> parseLength(QByteArrayView v)
+{
+    if (v.startsWith('+'))
+        v = v.sliced(1);
+    if (v.isEmpty() || v.size() > 18)
+        return std::nullopt;
+    qint64 n = 0;
+    for (char c : v) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+} // namespace
 
 ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
 {
@@ -43,6 +68,9 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
         const QByteArrayView reason = line.size() > 13 ? line.sliced(13) : QByteArrayView();
         m_reason = reason == "OK" ? QByteArray::fromRawData("OK", 2) : reason.toByteArray();
         m_headers.clear();
+        // The fields the framing depends on, read as they go by (the first of each, as header() finds).
+        QByteArrayView connection, transferEncoding, contentLength;
+        bool haveConnection = false, haveTransferEncoding = false, haveContentLength = false;
         qsizetype pos = lineEnd + 2;
         while (pos < head.size()) {
             qsizetype e = indexOfCrlf(head, pos);
@@ -50,41 +78,49 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
                 e = head.size();
             const QByteArrayView field = head.sliced(pos, e - pos);
             pos = e + 2;
-            const qsizetype colon = field.indexOf(':');
+            const qsizetype colon = chars::indexOf(field, ':');
             if (colon <= 0)
                 return fail("malformed response header");
-            const QByteArrayView name = field.first(colon).trimmed();
+            const QByteArrayView name = chars::trimmed(field.first(colon));
             char *namePtr = m_head.data() + (name.data() - head.data());
-            toLowerAsciiInPlace(namePtr, name.size());
-            m_headers.push_back({QByteArrayView(namePtr, name.size()), field.sliced(colon + 1).trimmed()});
+            for (qsizetype i = 0; i < name.size(); ++i)
+                namePtr[i] = chars::toLower(namePtr[i]);
+            const Header h{QByteArrayView(namePtr, name.size()), chars::trimmed(field.sliced(colon + 1))};
+            if (h.name == "connection") {
+                if (!std::exchange(haveConnection, true))
+                    connection = h.value;
+            } else if (h.name == "transfer-encoding") {
+                if (!std::exchange(haveTransferEncoding, true))
+                    transferEncoding = h.value;
+            } else if (h.name == "content-length") {
+                if (!std::exchange(haveContentLength, true))
+                    contentLength = h.value;
+            }
+            m_headers.push_back(h);
         }
         buffer.remove(0, end + 4);
         if (status >= 100 && status < 200)
             continue; // interim response: the real one follows
 
-        const QByteArrayView connection = header("connection");
         m_keepAlive = http10 ? headerListContains(connection, "keep-alive")
                              : !headerListContains(connection, "close");
         if (m_headRequest || status == 204 || status == 304) {
             m_framing = Framing::None;
             return Status::BodyComplete;
         }
-        const QByteArrayView te = header("transfer-encoding");
-        if (!te.isEmpty()) {
-            if (!headerListContains(te, "chunked"))
+        if (!transferEncoding.isEmpty()) {
+            if (!headerListContains(transferEncoding, "chunked"))
                 return fail("unsupported response Transfer-Encoding");
             m_framing = Framing::Chunked;
             return Status::HeadComplete;
         }
-        const QByteArrayView cl = header("content-length");
-        if (!cl.isEmpty()) {
-            bool ok = false;
-            const qlonglong n = cl.toLongLong(&ok);
-            if (!ok || n < 0)
+        if (!contentLength.isEmpty()) {
+            const std::optional<qint64> n = parseLength(contentLength);
+            if (!n)
                 return fail("invalid response Content-Length");
-            m_remaining = qsizetype(n);
+            m_remaining = qsizetype(*n);
             m_framing = Framing::Length;
-            if (n == 0) {
+            if (*n == 0) {
                 m_framing = Framing::None;
                 return Status::BodyComplete;
             }
