@@ -71,10 +71,20 @@ inline QByteArrayView trimmed(QByteArrayView v)
     return QByteArrayView(b, e - b);
 }
 
-// Where c first occurs in v, or -1 (memchr, without QByteArrayView::indexOf's call).
-inline qsizetype indexOf(QByteArrayView v, char c)
+// v == literal, its length known when compiled (QByteArrayView's == measures a literal and calls out
+// to compare).
+template<size_t N>
+inline bool equals(QByteArrayView v, const char (&literal)[N])
 {
-    const void *p = v.isEmpty() ? nullptr : std::memchr(v.data(), c, size_t(v.size()));
+    return v.size() == qsizetype(N - 1) && std::memcmp(v.data(), literal, N - 1) == 0;
+}
+
+// Where c first occurs in v, or -1 (memchr, without QByteArrayView::indexOf's call).
+inline qsizetype indexOf(QByteArrayView v, char c, qsizetype from = 0)
+{
+    if (from >= v.size())
+        return -1;
+    const void *p = std::memchr(v.data() + from, c, size_t(v.size() - from));
     return p ? static_cast<const char *>(p) - v.data() : -1;
 }
 

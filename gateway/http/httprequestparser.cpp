@@ -158,9 +158,9 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
     if (lineEnd < 0)
         lineEnd = head.size();
     const QByteArrayView line = head.first(lineEnd);
-    const qsizetype sp1 = line.indexOf(' ');
-    const qsizetype sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
-    if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0)
+    const qsizetype sp1 = chars::indexOf(line, ' ');
+    const qsizetype sp2 = sp1 < 0 ? -1 : chars::indexOf(line, ' ', sp1 + 1);
+    if (sp1 <= 0 || sp2 < 0 || chars::indexOf(line, ' ', sp2 + 1) >= 0)
         return fail(400, "malformed request line");
     const QByteArrayView method = line.first(sp1);
     const QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
@@ -169,11 +169,11 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
         if (!isTokenChar(c))
             return fail(400, "malformed request method");
     }
-    if (target.isEmpty() || !chars::allAre(target, chars::FieldValue) || target.contains(' '))
+    if (target.isEmpty() || !chars::allAre(target, chars::FieldValue) || chars::indexOf(target, ' ') >= 0)
         return fail(400, "malformed request target");
-    if (version == "HTTP/1.1")
+    if (chars::equals(version, "HTTP/1.1"))
         m_request.versionMinor = 1;
-    else if (version == "HTTP/1.0")
+    else if (chars::equals(version, "HTTP/1.0"))
         m_request.versionMinor = 0;
     else if (version.startsWith("HTTP/"))
         return fail(505, "only HTTP/1.0 and HTTP/1.1 are supported");
@@ -181,7 +181,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
         return fail(400, "malformed HTTP version");
     m_request.method = knownMethod(method);
     m_request.target = target.toByteArray();
-    const qsizetype q = target.indexOf('?');
+    const qsizetype q = chars::indexOf(target, '?');
     m_request.path = q < 0 ? m_request.target : target.first(q).toByteArray();
 
     // Header fields: room for a usual client's in one allocation (growing 1, 2, 4, 8 cost four).
@@ -219,7 +219,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
             return fail(400, "invalid character in header field value");
         Header h{QByteArrayView(namePtr, colon), value};
 
-        if (h.name == "content-length") {
+        if (chars::equals(h.name, "content-length")) {
             qsizetype n = 0;
             if (!parseContentLength(h.value, n))
                 return fail(400, "invalid Content-Length");
@@ -227,7 +227,7 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
                 return fail(400, "conflicting Content-Length headers");
             haveLength = true;
             contentLength = n;
-        } else if (h.name == "transfer-encoding") {
+        } else if (chars::equals(h.name, "transfer-encoding")) {
             if (haveTransferEncoding)
                 return fail(400, "repeated Transfer-Encoding header");
             haveTransferEncoding = true;
@@ -235,14 +235,14 @@ RequestParser::Status RequestParser::parseHead(QByteArray &buffer, qsizetype hea
                 return fail(h.value.toByteArray().toLower().endsWith("chunked") ? 400 : 501,
                             "only Transfer-Encoding: chunked is supported");
             chunked = true;
-        } else if (h.name == "host") {
+        } else if (chars::equals(h.name, "host")) {
             if (haveHost)
                 return fail(400, "repeated Host header");
             haveHost = true;
-        } else if (h.name == "connection") {
+        } else if (chars::equals(h.name, "connection")) {
             if (!std::exchange(haveConnection, true))
                 connection = h.value;
-        } else if (h.name == "expect") {
+        } else if (chars::equals(h.name, "expect")) {
             if (!std::exchange(haveExpect, true))
                 expect = h.value;
         }

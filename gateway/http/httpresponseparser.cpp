@@ -66,7 +66,7 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
         m_status = status;
         // "OK" nearly always: a static string then, not an allocation per response.
         const QByteArrayView reason = line.size() > 13 ? line.sliced(13) : QByteArrayView();
-        m_reason = reason == "OK" ? QByteArray::fromRawData("OK", 2) : reason.toByteArray();
+        m_reason = chars::equals(reason, "OK") ? QByteArray::fromRawData("OK", 2) : reason.toByteArray();
         m_headers.clear();
         // The fields the framing depends on, read as they go by (the first of each, as header() finds).
         QByteArrayView connection, transferEncoding, contentLength;
@@ -86,13 +86,13 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
             for (qsizetype i = 0; i < name.size(); ++i)
                 namePtr[i] = chars::toLower(namePtr[i]);
             const Header h{QByteArrayView(namePtr, name.size()), chars::trimmed(field.sliced(colon + 1))};
-            if (h.name == "connection") {
+            if (chars::equals(h.name, "connection")) {
                 if (!std::exchange(haveConnection, true))
                     connection = h.value;
-            } else if (h.name == "transfer-encoding") {
+            } else if (chars::equals(h.name, "transfer-encoding")) {
                 if (!std::exchange(haveTransferEncoding, true))
                     transferEncoding = h.value;
-            } else if (h.name == "content-length") {
+            } else if (chars::equals(h.name, "content-length")) {
                 if (!std::exchange(haveContentLength, true))
                     contentLength = h.value;
             }
@@ -118,7 +118,7 @@ ResponseParser::Status ResponseParser::parseHead(QByteArray &buffer)
             const std::optional<qint64> n = parseLength(contentLength);
             if (!n)
                 return fail("invalid response Content-Length");
-            m_remaining = qsizetype(*n);
+            m_remaining = m_contentLength = qsizetype(*n);
             m_framing = Framing::Length;
             if (*n == 0) {
                 m_framing = Framing::None;

@@ -51,6 +51,8 @@ public:
     const QByteArray &headBlock() const { return m_head; }
     QByteArrayView header(QByteArrayView lowerName) const { return headerValue(m_headers, lowerName); }
     Framing framing() const { return m_framing; }
+    // The body's length when framing() is Length (its Content-Length, read once with the head).
+    qsizetype contentLength() const { return m_contentLength; }
     bool keepAlive() const { return m_keepAlive; }
     const QByteArray &errorString() const { return m_error; }
 
@@ -68,6 +70,7 @@ private:
     Headers m_headers;
     Framing m_framing = Framing::None;
     qsizetype m_remaining = 0;
+    qsizetype m_contentLength = 0;
     bool m_keepAlive = true;
     ChunkedDecoder m_chunked;
     QByteArray m_error;

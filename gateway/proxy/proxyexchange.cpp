@@ -425,7 +425,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     // The usage filter changes the body's length: the client's framing then cannot be the node's.
     const qint64 length = m_filterUsage ? -1
                           : response.framing() == http::ResponseParser::Framing::Length
-                              ? response.header("content-length").toLongLong()
+                              ? qint64(response.contentLength())
                               : (response.framing() == http::ResponseParser::Framing::None ? 0 : -1);
     m_sink->sendResponseHead(status, headers, length);
     m_bodyLeft = m_filterUsage || response.framing() != http::ResponseParser::Framing::Length ? -1 : length;
