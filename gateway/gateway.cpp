@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "keys/keyregistry.h"
 #include "keys/sharedlimits.h"
+#include "net/epolldispatcher.h"
 #include "redis/redisconnection.h"
 #include "probe/healthprober.h"
 #include "server/listener.h"
@@ -328,6 +329,14 @@ Expected<QString, QString> Gateway::start()
     for (int i = 0; i < workers; ++i) {
         auto *thread = new QThread();
         thread->setObjectName(u"switchyard-worker-"_s % QString::number(i));
+        if (net::EpollDispatcher::wanted()) {
+            // The worker's event loop on epoll (net/epolldispatcher.h); the thread owns and deletes it.
+            auto *dispatcher = new net::EpollDispatcher();
+            if (dispatcher->isValid())
+                thread->setEventDispatcher(dispatcher);
+            else
+                delete dispatcher;
+        }
         auto *worker = new server::Worker(m_stats.get(), m_logger, m_table);
         worker->setGatewayControl(
             {m_runState, [this](proxy::GatewayCommand command) { return runFromApi(std::move(command)); },

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What one proxied request costs the gateway, in measures that do not depend on the machine's load:
 # instructions executed (valgrind --tool=callgrind, user space) and system calls (strace -c), each
-# over exactly COUNT non-streamed requests on 4 keep-alive connections beyond a warm-up, against a
+# over exactly COUNT non-streamed requests on CONNS keep-alive connections beyond a warm-up, against a
 # fast nginx upstream. Give several binaries to compare them (e.g. before/after a change).
 #
 # Usage: bench/perf/cost-per-request.sh SWITCHYARD_BINARY...      Environment: COUNT (2000),
+# CONNS (4; with more, one wake-up of a worker serves several requests),
 # KEEP_STRACE=/path/prefix keeps each binary's strace -c table (which system calls) beside the summary.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -14,7 +15,7 @@ need_tools nginx valgrind strace
 UP=18431 SW=18432
 start_fixed_upstream $UP
 gateway_config $SW $UP >"$work/sw.json"
-client() { python3 "$root/bench/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns 4 >/dev/null; }
+client() { python3 "$root/bench/perf/ssebench.py" requests "http://127.0.0.1:$SW" --count "$1" --conns "${CONNS:-4}" >/dev/null; }
 wait_listening() { for _ in $(seq 400); do grep -q listening "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "gateway did not start" >&2; return 1; }
 
 echo "| binary | instructions per request (user space) | system calls per request |"
