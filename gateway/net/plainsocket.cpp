@@ -1,5 +1,6 @@
 #include "plainsocket.h"
 
+#include <QEvent>
 #include <QSocketNotifier>
 
 #include <algorithm>
@@ -18,6 +19,29 @@ bool wouldBlock(int error)
 {
     return error == EAGAIN || error == EWOULDBLOCK;
 }
+
+// A notifier that calls its socket from its event directly instead of emitting activated().
+class DirectNotifier final : public QSocketNotifier
+{
+public:
+    DirectNotifier(int fd, Type type, PlainSocket *socket, void (PlainSocket::*handler)())
+        : QSocketNotifier(fd, type, socket), m_socket(socket), m_handler(handler)
+    {
+    }
+
+protected:
+    bool event(QEvent *e) override
+    {
+        if (e->type() != QEvent::SockAct)
+            return QSocketNotifier::event(e);
+        (m_socket->*m_handler)(); // may abort the socket, which deletes this notifier later, not now
+        return true;
+    }
+
+private:
+    PlainSocket *m_socket;
+    void (PlainSocket::*m_handler)();
+};
 } // namespace
 
 PlainSocket::PlainSocket(qintptr descriptor, QObject *parent) : QObject(parent), m_fd(int(descriptor))
@@ -25,11 +49,17 @@ PlainSocket::PlainSocket(qintptr descriptor, QObject *parent) : QObject(parent),
     const int flags = ::fcntl(m_fd, F_GETFL);
     if (flags >= 0 && !(flags & O_NONBLOCK))
         ::fcntl(m_fd, F_SETFL, flags | O_NONBLOCK);
-    m_readNotifier = new QSocketNotifier(m_fd, QSocketNotifier::Read, this);
-    connect(m_readNotifier, &QSocketNotifier::activated, this, &PlainSocket::readyRead);
-    m_writeNotifier = new QSocketNotifier(m_fd, QSocketNotifier::Write, this);
+    m_readNotifier = new DirectNotifier(m_fd, QSocketNotifier::Read, this, &PlainSocket::onReadable);
+    m_writeNotifier = new DirectNotifier(m_fd, QSocketNotifier::Write, this, &PlainSocket::onWritable);
     m_writeNotifier->setEnabled(false);
-    connect(m_writeNotifier, &QSocketNotifier::activated, this, &PlainSocket::onWritable);
+}
+
+void PlainSocket::onReadable()
+{
+    if (m_reader)
+        m_reader->plainSocketReadable();
+    else
+        emit readyRead();
 }
 
 PlainSocket::~PlainSocket()

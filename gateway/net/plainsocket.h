@@ -55,6 +55,19 @@ public:
     // Closes now; what waits to be written is dropped. Emits nothing.
     void abort();
 
+    // Who reads the socket, called straight from the event loop whenever input waits and reading is on.
+    // Set, it replaces readyRead(): the notifier's signal and then ours cost more per request than the
+    // read itself (docs/PERFORMANCE.md, "Per core"). The reader may abort the socket from the call.
+    class Reader
+    {
+    public:
+        virtual void plainSocketReadable() = 0;
+
+    protected:
+        ~Reader() = default;
+    };
+    void setReader(Reader *reader) { m_reader = reader; }
+
 signals:
     void readyRead();
     void bytesWritten();
@@ -62,9 +75,11 @@ signals:
     void failed();
 
 private:
+    void onReadable();
     void onWritable();
 
     int m_fd = -1;
+    Reader *m_reader = nullptr;
     QSocketNotifier *m_readNotifier = nullptr;
     QSocketNotifier *m_writeNotifier = nullptr;
     QByteArray m_pending;     // output the kernel has not taken yet

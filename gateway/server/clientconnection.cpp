@@ -52,7 +52,7 @@ bool ClientConnection::open(qintptr socketDescriptor)
         m_plain = new net::PlainSocket(socketDescriptor);
         m_plain->setNoDelay();
         m_peerIsLoopback = m_plain->peerAddress().isLoopback();
-        connect(m_plain, &net::PlainSocket::readyRead, this, &ClientConnection::onReadyRead);
+        m_plain->setReader(this); // called directly, not through a signal
         connect(m_plain, &net::PlainSocket::failed, this, &ClientConnection::onDisconnected);
         connect(m_plain, &net::PlainSocket::bytesWritten, this, [this] {
             if (m_exchange)

@@ -8,6 +8,7 @@
 // handshake timeout to finish its handshake) from a plain HTTP one (who is told to use https and closed).
 
 #include "http/httprequestparser.h"
+#include "net/plainsocket.h"
 #include "proxy/responsesink.h"
 #include "server/workercontext.h"
 
@@ -19,17 +20,13 @@
 class QSslSocket;
 class QTcpSocket;
 
-namespace switchyard::net {
-class PlainSocket;
-}
-
 namespace switchyard::proxy {
 class Exchange;
 }
 
 namespace switchyard::server {
 
-class ClientConnection final : public QObject, public proxy::ResponseSink
+class ClientConnection final : public QObject, public proxy::ResponseSink, private net::PlainSocket::Reader
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClientConnection)
@@ -61,6 +58,7 @@ signals:
     void closed(ClientConnection *self);
 
 private:
+    void plainSocketReadable() override { onReadyRead(); }
     void onReadyRead();
     void startTls();
     void onEncrypted();

@@ -40,7 +40,8 @@ Json json(const QByteArray &body)
 Json lastLogged(quint16 port)
 {
     const Json j = json(request(port, "GET", "/api/requests?max=1").body);
-    return j.is_object() && j.contains("requests") && !j["requests"].empty() ? j["requests"].back() : Json();
+    // Until the request is logged (just after its answer ends), an empty record: QTRY asks again.
+    return j.is_object() && j.contains("requests") && !j["requests"].empty() ? j["requests"].back() : Json::object();
 }
 
 // A stream's events of one type (the "type" member of their data).
