@@ -5,6 +5,7 @@
 // file in a temporary directory.
 
 #include "history/historystore.h"
+#include "recordcompare.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -30,6 +31,7 @@ using history::HistoryQuery;
 using history::HistoryStore;
 using stats::Attempt;
 using stats::RequestRecord;
+using testing::compareRecords;
 
 namespace {
 
@@ -75,26 +77,6 @@ RequestRecord makeRecord(qint64 startedMs, const QString &model, const QString &
     if (status >= 500)
         r.error = u"HTTP %1 from %2"_s.arg(status).arg(node);
     return r;
-}
-
-void compareRecords(const RequestRecord &got, const RequestRecord &want)
-{
-    QCOMPARE(got.startedMsSinceEpoch, want.startedMsSinceEpoch);
-    QCOMPARE(got.method, want.method);
-    QCOMPARE(got.path, want.path);
-    QCOMPARE(got.model, want.model);
-    QCOMPARE(got.node, want.node);
-    QCOMPARE(got.route, want.route);
-    QCOMPARE(got.status, want.status);
-    QCOMPARE(got.attempts, want.attempts);
-    QCOMPARE(got.stream, want.stream);
-    QCOMPARE(got.ttftMs, want.ttftMs);
-    QCOMPARE(got.durationMs, want.durationMs);
-    QCOMPARE(got.promptTokens, want.promptTokens);
-    QCOMPARE(got.completionTokens, want.completionTokens);
-    QCOMPARE(got.error, want.error);
-    QCOMPARE(got.keyId, want.keyId);
-    QCOMPARE(got.tried, want.tried);
 }
 
 std::unique_ptr<HistoryStore> openOrFail(const QString &path, HistoryOptions options = {})

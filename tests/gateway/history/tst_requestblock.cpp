@@ -4,6 +4,7 @@
 // minute they started in and by size; and damaged bytes are refused with a message, never read past.
 
 #include "history/requestblock.h"
+#include "recordcompare.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -15,6 +16,7 @@ using namespace switchyard;
 using history::RequestBlockEncoder;
 using stats::Attempt;
 using stats::RequestRecord;
+using testing::compareRecords;
 
 namespace {
 
@@ -47,26 +49,6 @@ std::string encode(const std::vector<RequestRecord> &records, RequestBlockEncode
     for (const RequestRecord &r : records)
         encoder.add(r);
     return std::string(encoder.finish());
-}
-
-void compareRecords(const RequestRecord &got, const RequestRecord &want)
-{
-    QCOMPARE(got.startedMsSinceEpoch, want.startedMsSinceEpoch);
-    QCOMPARE(got.method, want.method);
-    QCOMPARE(got.path, want.path);
-    QCOMPARE(got.model, want.model);
-    QCOMPARE(got.node, want.node);
-    QCOMPARE(got.route, want.route);
-    QCOMPARE(got.status, want.status);
-    QCOMPARE(got.attempts, want.attempts);
-    QCOMPARE(got.stream, want.stream);
-    QCOMPARE(got.ttftMs, want.ttftMs);
-    QCOMPARE(got.durationMs, want.durationMs);
-    QCOMPARE(got.promptTokens, want.promptTokens);
-    QCOMPARE(got.completionTokens, want.completionTokens);
-    QCOMPARE(got.error, want.error);
-    QCOMPARE(got.keyId, want.keyId);
-    QCOMPARE(got.tried, want.tried);
 }
 
 } // namespace
