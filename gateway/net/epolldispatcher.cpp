@@ -104,8 +104,14 @@ void EpollDispatcher::unregisterSocketNotifier(QSocketNotifier *notifier)
         if (*slot == notifier)
             *slot = nullptr;
     }
-    if (w.empty())
-        w.vacated = true; // the descriptor may be closed before the kernel's set is updated
+    if (w.empty() && w.inKernel) {
+        // Out of the kernel's set now, while the descriptor is surely still open: the set holds the
+        // socket itself, not its number, so an entry left for a number that is then closed while a copy
+        // of the descriptor lives on (a socket handed from Qt to PlainSocket) could never be removed,
+        // and would keep waking the loop for a number nobody watches.
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
+        w.inKernel = 0;
+    }
     markDirty(fd, w);
 }
 
@@ -119,15 +125,10 @@ void EpollDispatcher::reconcile()
         w.dirty = false;
         const uint32_t want = w.wanted();
         if (want == 0) {
-            // Gone from the set: closing a descriptor removes it too, so a failure here means just that.
-            if (w.inKernel)
-                ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, nullptr);
-            m_watches.erase(it);
+            m_watches.erase(it); // out of the kernel's set already (unregisterSocketNotifier)
             continue;
         }
-        // A watch that emptied during the turn may now be a new socket with the old one's number: the
-        // kernel dropped the old one when it closed, so its registration is made again whatever it held.
-        if (want == w.inKernel && !w.vacated)
+        if (want == w.inKernel)
             continue;
         epoll_event ev{};
         ev.events = want;
@@ -143,7 +144,6 @@ void EpollDispatcher::reconcile()
         } else {
             w.inKernel = want;
         }
-        w.vacated = false;
     }
     m_dirty.clear();
 }

@@ -8,7 +8,8 @@
 // about once per request (docs/PERFORMANCE.md, "Per core"). Here the kernel keeps the set: a turn is
 // one epoll_wait(2) returning only what is ready, and a notifier switched off and on again within one
 // turn (as a socket does while it is read) costs no system call at all, because the kernel's set is
-// brought in line with the notifiers only before the next wait.
+// brought in line with the notifiers only before the next wait. (A descriptor whose last notifier goes
+// leaves the set at once, see unregisterSocketNotifier.)
 //
 // Everything Qt expects of a dispatcher works as before, on the same thread: socket notifiers (level-
 // triggered, as with poll), timers of every type (as precise timers, millisecond resolution), posted
@@ -64,8 +65,7 @@ private:
         QSocketNotifier *write = nullptr;
         QSocketNotifier *exception = nullptr;
         uint32_t inKernel = 0;   // the epoll events registered for it now (0: not in the set)
-        uint32_t generation = 0; // changes when the descriptor may be a different socket (see reconcile)
-        bool vacated = false;    // every notifier left during this turn: the descriptor may have closed
+        uint32_t generation = 0; // changes when the descriptor may be a different socket
         bool dirty = false;      // listed in m_dirty
         uint32_t wanted() const;
         bool empty() const { return !read && !write && !exception; }

@@ -5,6 +5,8 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <fcntl.h>
+
 using namespace Qt::Literals::StringLiterals;
 
 namespace switchyard::upstream {
@@ -27,19 +29,51 @@ UpstreamConnection::~UpstreamConnection()
         m_socket->disconnect(this);
         m_socket->abort();
     }
+    if (m_plain)
+        m_plain->abort();
 }
 
 bool UpstreamConnection::isConnected() const
 {
+    if (m_plain)
+        return m_plain->isOpen();
     return m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
 }
 
 bool UpstreamConnection::isReusable() const
 {
+    if (!isConnected())
+        return false;
     // Unbuffered, stray bytes or the node's close are read as they come (onReadyRead) and mark the
     // connection broken: no need to ask the kernel (an ioctl) per request.
-    const bool nothingStray = net::isUnbuffered(m_socket) ? !m_peerClosed : m_socket->bytesAvailable() == 0;
-    return !m_broken && m_keepAlive && !m_listener && isConnected() && nothingStray && m_in.isEmpty();
+    const bool nothingStray =
+        m_plain || net::isUnbuffered(m_socket) ? !m_peerClosed : m_socket->bytesAvailable() == 0;
+    return !m_broken && m_keepAlive && !m_listener && nothingStray && m_in.isEmpty();
+}
+
+void UpstreamConnection::takeOverDescriptor()
+{
+    // Only between requests, never inside one of Qt's socket signals: Qt is done with the socket. A
+    // copy of the descriptor keeps the connection open while Qt's socket closes its own.
+    const int fd = ::fcntl(int(m_socket->socketDescriptor()), F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return; // out of descriptors: Qt's socket carries on
+    QTcpSocket *qt = std::exchange(m_socket, nullptr);
+    qt->disconnect(this);
+    qt->abort();
+    qt->deleteLater();
+    m_plain = new net::PlainSocket(fd, this);
+    m_plain->setReader(this);
+    // Output the node did not take at once failed later: it reset or closed the connection.
+    connect(m_plain, &net::PlainSocket::failed, this, [this] {
+        m_peerClosed = true;
+        onDisconnected();
+    });
+}
+
+net::ReadOutcome UpstreamConnection::readSome(QByteArray &into)
+{
+    return m_plain ? m_plain->read(into, SocketReadBufferBytes) : net::readAvailable(m_socket, into, SocketReadBufferBytes);
 }
 
 void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
@@ -52,6 +86,8 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
     m_in.clear();
     m_idleTimer.invalidate();
     if (isConnected()) {
+        if (m_socket && !m_endpoint.tls && net::isUnbuffered(m_socket))
+            takeOverDescriptor();
         ++m_requestsSent;
         writeRequest(request);
         return;
@@ -114,6 +150,14 @@ void UpstreamConnection::sendMore(QByteArrayView bytes)
 
 bool UpstreamConnection::writeRequest(QByteArrayView request)
 {
+    if (m_plain) {
+        // What the kernel does not take now goes out as the node reads (PlainSocket keeps it).
+        if (m_plain->write({request}))
+            return true;
+        m_peerClosed = true; // the node has closed or reset this connection
+        onDisconnected();
+        return false;
+    }
     const qint64 written = m_socket->write(request.data(), request.size());
     if (written < 0 && net::isUnbuffered(m_socket)) {
         // The node has closed this connection: a buffered socket would say so itself (errorOccurred), an
@@ -134,6 +178,15 @@ void UpstreamConnection::abort()
         m_socket->disconnect(this);
         m_socket->abort();
     }
+    if (m_plain)
+        m_plain->abort();
+}
+
+void UpstreamConnection::pause()
+{
+    m_paused = true;
+    if (m_plain)
+        m_plain->setReading(false); // level-triggered: unread input would announce itself again at once
 }
 
 void UpstreamConnection::resume()
@@ -141,12 +194,14 @@ void UpstreamConnection::resume()
     if (!m_paused)
         return;
     m_paused = false;
+    if (m_plain && !m_peerClosed)
+        m_plain->setReading(true);
     onReadyRead();
 }
 
 void UpstreamConnection::onReadyRead()
 {
-    const bool unbuffered = m_socket && net::isUnbuffered(m_socket);
+    const bool unbuffered = m_plain || (m_socket && net::isUnbuffered(m_socket));
     if (!m_listener) {
         // Bytes from a node while idle are a protocol violation; the connection is not reusable.
         if (!unbuffered) {
@@ -157,7 +212,7 @@ void UpstreamConnection::onReadyRead()
         if (m_peerClosed)
             return;
         QByteArray stray;
-        const net::ReadOutcome r = net::readAvailable(m_socket, stray, SocketReadBufferBytes);
+        const net::ReadOutcome r = readSome(stray);
         if (r.bytes > 0)
             m_broken = true;
         if (r.closed) {
@@ -166,8 +221,11 @@ void UpstreamConnection::onReadyRead()
         }
         return;
     }
-    if (m_paused)
+    if (m_paused) {
+        if (m_plain)
+            m_plain->setReading(false);
         return; // unread, the kernel's buffer fills and the node is pushed back
+    }
     if (!unbuffered) {
         m_in.append(m_socket->readAll());
         processInput();
@@ -177,7 +235,7 @@ void UpstreamConnection::onReadyRead()
         processInput(); // what was read before the close (onDisconnected drains with this)
         return;
     }
-    const net::ReadOutcome r = net::readAvailable(m_socket, m_in, SocketReadBufferBytes);
+    const net::ReadOutcome r = readSome(m_in);
     if (r.closed)
         m_peerClosed = true;
     processInput();
@@ -324,6 +382,8 @@ void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message, co
         m_socket->disconnect(this);
         m_socket->abort();
     }
+    if (m_plain)
+        m_plain->abort();
     if (l)
         l->upstreamFailed({kind, message, started, untrusted});
 }

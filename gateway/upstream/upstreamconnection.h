@@ -4,8 +4,14 @@
 // request at a time and reports the response to its current listener as it arrives: the head, then
 // body pieces as views into its read buffer, then the end. QNetworkAccessManager is deliberately not
 // used: in Qt 6.4 it caps a host at 6 connections and would queue the seventh concurrent stream.
+//
+// A plain connection that has carried a response is taken over from Qt at its next request: its
+// descriptor is read and written directly (net/plainsocket.h), as a client's is. Qt's socket does what
+// it is good at, resolving the name, connecting and saying why not; the steady keep-alive path then
+// skips its signals and its read and write layers (docs/PERFORMANCE.md, "Per core").
 
 #include "http/httpresponseparser.h"
+#include "net/plainsocket.h"
 #include "upstream/pinnedcertificate.h"
 #include "routing/routingtable.h"
 
@@ -45,7 +51,7 @@ public:
     virtual void upstreamFailed(const UpstreamError &error) = 0;
 };
 
-class UpstreamConnection final : public QObject
+class UpstreamConnection final : public QObject, private net::PlainSocket::Reader
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(UpstreamConnection)
@@ -73,7 +79,7 @@ public:
     // Stops delivering to the listener and closes the socket (the response is abandoned).
     void abort();
     // When the client cannot keep up, stop reading the node until resume(): TCP pushes back on it.
-    void pause() { m_paused = true; }
+    void pause();
     void resume();
 
 signals:
@@ -81,6 +87,10 @@ signals:
     void closedWhileIdle(UpstreamConnection *self);
 
 private:
+    void plainSocketReadable() override { onReadyRead(); }
+    // Between requests on a plain connection: its descriptor from Qt's socket to a PlainSocket.
+    void takeOverDescriptor();
+    net::ReadOutcome readSome(QByteArray &into);
     void onConnected();
     void onReadyRead();
     void processInput(); // the response bytes in m_in, to the listener
@@ -92,7 +102,8 @@ private:
 
     routing::Endpoint m_endpoint;
     QString m_poolKey;
-    QTcpSocket *m_socket = nullptr;
+    QTcpSocket *m_socket = nullptr;       // until taken over, and for https
+    net::PlainSocket *m_plain = nullptr;  // a plain connection once taken over
     UpstreamListener *m_listener = nullptr;
     QByteArray m_pendingRequest;
     QByteArray m_in;

@@ -10,6 +10,7 @@
 
 #include <QAtomicInt>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -17,6 +18,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <fcntl.h>
 #include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -154,6 +156,31 @@ private slots:
         QTRY_COMPARE(got, QByteArray("after reuse"));
     }
 
+    void aDescriptorHandedOnUnderAnotherNumberLeavesNoGhost()
+    {
+        // How a node connection leaves Qt's socket for a PlainSocket: the descriptor is copied, the
+        // original's notifiers go and it is closed, and the copy is watched. The kernel's set holds the
+        // socket, not the number: had the original stayed in it, it could no longer be removed and the
+        // loop would wake for it forever.
+        SocketPair pair;
+        auto reader = std::make_unique<QSocketNotifier>(pair.fd[0], QSocketNotifier::Read);
+        auto writer = std::make_unique<QSocketNotifier>(pair.fd[0], QSocketNotifier::Write); // always ready
+        QTRY_VERIFY(turnsWhile(10) > 0); // both in the kernel's set
+        const int copy = ::fcntl(pair.fd[0], F_DUPFD_CLOEXEC, 0);
+        QVERIFY(copy >= 0);
+        reader.reset();
+        writer.reset();
+        ::close(std::exchange(pair.fd[0], copy));
+        QSocketNotifier taken(copy, QSocketNotifier::Read);
+        QByteArray got;
+        connect(&taken, &QSocketNotifier::activated, this, [&] { got += pair.drain(); });
+        pair.send("still here");
+        QTRY_COMPARE(got, QByteArray("still here"));
+        // Idle now: a ghost of the always-writable original would make this thousands of turns.
+        const int turns = turnsWhile(100);
+        QVERIFY2(turns < 50, qPrintable(QString::number(turns)));
+    }
+
     void timersFireOnTimeRepeatAndStop()
     {
         QElapsedTimer clock;
@@ -270,6 +297,18 @@ private slots:
     }
 
 private:
+    // How many times the loop wakes while it runs for ms milliseconds with nothing to do.
+    static int turnsWhile(int ms)
+    {
+        int turns = 0;
+        QEventLoop loop;
+        const auto counting = connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::awake,
+                                      [&] { ++turns; });
+        QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+        loop.exec();
+        disconnect(counting);
+        return turns;
+    }
     static int remainingOf(int id) { return QAbstractEventDispatcher::instance()->remainingTime(id); }
 };
 
