@@ -44,15 +44,18 @@ backend b
 HAP
 on_cpus "$gw_cpus" haproxy -f "$work/haproxy.cfg" &
 pids+=($!)
+declare -A pid=([haproxy]=$!)
 gateway_config $SW $UP $workers >"$work/switchyard.json"
 on_cpus "$gw_cpus" "$build/app/switchyard" --headless --config "$work/switchyard.json" >"$work/sw.out" 2>/dev/null &
 pids+=($!)
+pid[switchyard]=$!
 targets=(direct switchyard haproxy)
 declare -A port=([direct]=$UP [switchyard]=$SW [haproxy]=$HA [before]=$BE)
 if [ -n "${COMPARE_BIN:-}" ]; then
   gateway_config $BE $UP $workers >"$work/before.json"
   on_cpus "$gw_cpus" "$COMPARE_BIN" --headless --config "$work/before.json" >"$work/be.out" 2>/dev/null &
   pids+=($!)
+  pid[before]=$!
   targets+=(before)
 fi
 sleep 1
@@ -68,12 +71,22 @@ done = function(summary, latency, requests)
 end
 LUA
 
-declare -A rps p50 p99
+declare -A rps p50 p99 cpu
+# A process's CPU time so far (user + system, all threads), in clock ticks.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
 run() { # name connections round
-  local out rate l50 l99 errs
+  local out rate l50 l99 errs before_ticks=0
+  if [ -n "${pid[$1]:-}" ]; then before_ticks=$(ticks "${pid[$1]}"); fi
   out=$(${load_cpus:+taskset -c $load_cpus} wrk -t1 -c"$2" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:${port[$1]}/v1/chat/completions" | grep RESULT)
   read -r _ rate l50 l99 errs <<<"$out"
   rps[$1,$2,$3]=$rate; p50[$1,$2,$3]=$l50; p99[$1,$2,$3]=$l99
+  # The proxy's own CPU per request: what throughput per core comes to when the load generator's core,
+  # not the proxy's, is what runs out first (direct tells: it is the ceiling of the load side).
+  if [ -n "${pid[$1]:-}" ]; then
+    cpu[$1,$2,$3]=$(awk -v t="$(($(ticks "${pid[$1]}") - before_ticks))" -v hz="$hz" -v r="$rate" -v s="$secs" \
+      'BEGIN {printf "%.2f", t / hz * 1e6 / (r * s)}')
+  fi
   [ "$errs" = 0 ] || echo "warning: $1 at $2 connections had $errs errors" >&2
 }
 # Warm-up: connections to the upstream, page faults, caches.
@@ -110,6 +123,12 @@ for t in "${targets[@]}"; do
     addh+=("$(awk -v s="${p50[haproxy,1,$r]}" -v d="${p50[direct,1,$r]}" 'BEGIN {print s - d}')")
   done
   echo "$t: throughput at 32 connections / haproxy = $(statf "${thr[@]}")   (target ≥ 1.0 pinned)"
+  cs=(); ch=(); cr=()
+  for ((r = 0; r < rounds; r++)); do
+    cs+=("${cpu[$t,32,$r]}"); ch+=("${cpu[haproxy,32,$r]}")
+    cr+=("$(awk -v s="${cpu[$t,32,$r]}" -v h="${cpu[haproxy,32,$r]}" 'BEGIN {print h / s}')")
+  done
+  echo "$t: CPU per request at 32 connections = $(statf "${cs[@]}") µs, haproxy's = $(statf "${ch[@]}") µs; requests per CPU-second / haproxy's = $(statf "${cr[@]}")"
   # A per-round ratio is meaningless when HAProxy's added latency is near zero in a noisy round: the
   # ratio is of the medians over rounds.
   ma=$(printf '%s\n' "${add[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
