@@ -86,7 +86,8 @@ void UpstreamConnection::send(QByteArray request, UpstreamListener *listener)
     m_in.clear();
     m_idleTimer.invalidate();
     if (isConnected()) {
-        if (m_socket && !m_endpoint.tls && net::isUnbuffered(m_socket))
+        // (Not while Qt still holds output the kernel did not take: it would be lost with Qt's socket.)
+        if (m_socket && !m_endpoint.tls && net::isUnbuffered(m_socket) && m_socket->bytesToWrite() == 0)
             takeOverDescriptor();
         ++m_requestsSent;
         writeRequest(request);
