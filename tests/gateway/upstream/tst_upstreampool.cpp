@@ -341,6 +341,32 @@ private slots:
         pool.release(fresh);
     }
 
+    // From its second request on, a plain connection is read and written without Qt's socket (its
+    // descriptor taken over): it goes on serving requests, and a close by the node while it is idle is
+    // noticed all the same.
+    void aConnectionTakenOverFromQtServesOnAndNoticesTheNodesClose()
+    {
+        const auto node = startSimNode(300);
+        QVERIFY(node);
+        const routing::Endpoint ep = *routing::parseEndpoint(node->baseUrl());
+        UpstreamPool pool;
+        UpstreamConnection *first = pool.acquire(ep);
+        const QByteArray chat = R"({"model":"m1","messages":[{"role":"user","content":"hi"}],"max_tokens":3})";
+        for (int i = 0; i < 5; ++i) {
+            UpstreamConnection *c = i == 0 ? first : pool.acquire(ep);
+            QCOMPARE(c, first);
+            Exchange x;
+            QVERIFY(exchange(c, postRequest(ep, "/v1/chat/completions", chat), x));
+            QVERIFY(x.finished);
+            QCOMPARE(x.status, 200);
+            QVERIFY(x.body.contains("\"chat.completion\""));
+            pool.release(c);
+        }
+        QCOMPARE(node->counters().openConnections, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(pool.idleCount(), 0, 5000); // the node's idle timeout closed it
+        QCOMPARE(pool.openCount(), 0);
+    }
+
     // The node closed a pooled connection just before the gateway reused it (it had not yet seen the
     // close). The request then fails as "closed" before any response byte on a reused connection: the
     // one case the gateway resends, once, on a fresh connection — which then succeeds.
