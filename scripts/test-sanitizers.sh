@@ -24,7 +24,7 @@ tsan)
     dir=build-tsan
     flags=(-DSWITCHYARD_SANITIZE=thread)
     export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
-    select=(-R 'tst_(gateway|health|faults|hostileclients|simnode|stats|configapi|safedefaults|tokencounter)')
+    select=(-R 'tst_(gateway|health|faults|hostileclients|simnode|stats|configapi|safedefaults|tokencounter|epolldispatcher|upstreampool)')
     ;;
 *)
     echo "usage: $0 asan|tsan [ctest args]" >&2
