@@ -5,6 +5,7 @@
 #include <QTimerEvent>
 #include <QtDebug>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <ctime>
@@ -22,6 +23,12 @@ constexpr int MaxEventsPerTurn = 128;
 uint64_t tagOf(int fd, uint32_t generation)
 {
     return (uint64_t(generation) << 32) | uint32_t(fd);
+}
+
+// Whole milliseconds until a time left in nanoseconds, rounded up (never early), 0 when past.
+int ceilMs(qint64 leftNs)
+{
+    return leftNs <= 0 ? 0 : int(std::min<qint64>(INT_MAX, (leftNs + 999999) / 1000000));
 }
 } // namespace
 
@@ -234,8 +241,7 @@ int EpollDispatcher::remainingTime(int timerId)
     const auto it = m_timers.find(timerId);
     if (it == m_timers.end())
         return -1;
-    const qint64 left = it->second.dueNs - nowNs();
-    return left <= 0 ? 0 : int(std::min<qint64>(INT_MAX, (left + 999999) / 1000000));
+    return ceilMs(it->second.dueNs - nowNs());
 }
 
 int EpollDispatcher::waitMs() const
@@ -245,8 +251,7 @@ int EpollDispatcher::waitMs() const
     for (const auto &[due, id] : m_timerQueue) {
         if (m_timers.at(id).inEvent)
             continue;
-        const qint64 left = due - nowNs();
-        return left <= 0 ? 0 : int(std::min<qint64>(INT_MAX, (left + 999999) / 1000000));
+        return ceilMs(due - nowNs());
     }
     return -1;
 }

@@ -25,6 +25,12 @@ UpstreamConnection::UpstreamConnection(const routing::Endpoint &endpoint, QObjec
 UpstreamConnection::~UpstreamConnection()
 {
     m_listener = nullptr;
+    closeSocket();
+}
+
+void UpstreamConnection::closeSocket()
+{
+    // Whichever socket carries the connection now; neither reports anything more to us.
     if (m_socket) {
         m_socket->disconnect(this);
         m_socket->abort();
@@ -175,12 +181,7 @@ void UpstreamConnection::abort()
 {
     m_listener = nullptr;
     m_broken = true;
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-    }
-    if (m_plain)
-        m_plain->abort();
+    closeSocket();
 }
 
 void UpstreamConnection::pause()
@@ -222,11 +223,8 @@ void UpstreamConnection::onReadyRead()
         }
         return;
     }
-    if (m_paused) {
-        if (m_plain)
-            m_plain->setReading(false);
-        return; // unread, the kernel's buffer fills and the node is pushed back
-    }
+    if (m_paused)
+        return; // unread (pause() turned reading off), the kernel's buffer fills and the node is pushed back
     if (!unbuffered) {
         m_in.append(m_socket->readAll());
         processInput();
@@ -379,12 +377,7 @@ void UpstreamConnection::fail(UpstreamErrorKind kind, const QString &message, co
     UpstreamListener *l = m_listener;
     m_listener = nullptr;
     const bool started = !m_inHead;
-    if (m_socket) {
-        m_socket->disconnect(this);
-        m_socket->abort();
-    }
-    if (m_plain)
-        m_plain->abort();
+    closeSocket();
     if (l)
         l->upstreamFailed({kind, message, started, untrusted});
 }

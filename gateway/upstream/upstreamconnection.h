@@ -90,6 +90,7 @@ private:
     void plainSocketReadable() override { onReadyRead(); }
     // Between requests on a plain connection: its descriptor from Qt's socket to a PlainSocket.
     void takeOverDescriptor();
+    void closeSocket(); // aborts Qt's socket or ours, without a signal from either
     net::ReadOutcome readSome(QByteArray &into);
     void onConnected();
     void onReadyRead();
