@@ -398,6 +398,11 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
     m_trial = false;
     if (status < 400) // cache_aware learns which node now holds this prompt: the one that answers it
         m_targets[m_targetIndex].route.recordServedBy(*m_node);
+    // The node deleted the response: forgotten now, before any of its answer reaches the client. A
+    // client that reads the id again as soon as it has the answer gets the gateway's 404 even when
+    // another worker takes that request before this one has finished the exchange.
+    if (m_forgetIds && status >= 200 && status < 300)
+        m_forgetIds->forget(m_forgetId);
     const QByteArrayView contentType = response.header("content-type");
     m_sse = contentType.startsWith("text/event-stream");
     if (m_sse && !m_stream) {
@@ -503,8 +508,6 @@ void ProxyExchange::upstreamFinished()
     m_node->runtime->latency.record(m_attemptClock.elapsed());
     releaseConnection(m_bodyToCome == 0);
     m_record.attemptEnded(stats::Attempt::Outcome::Answered, m_record.status, {}, m_clock.elapsed());
-    if (m_forgetIds && m_record.status >= 200 && m_record.status < 300)
-        m_forgetIds->forget(m_forgetId); // the node deleted it: a later GET gets the gateway's 404
     chargeKey(); // before the stream's last event goes out (the usage event is held until now)
     flushHeldEvent();
     m_sink->endResponse();
