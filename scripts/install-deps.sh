@@ -11,6 +11,7 @@ packages=(
   libqt6sql6-sqlite                     # the gateway keeps its request history and virtual keys in SQLite (Qt SQL)
   libsqlite3-dev                        # …and writes each request's row through SQLite's own API
   libhiredis-dev                        # gateway replicas share the virtual keys' limits through Redis
+  liburing-dev                          # the gateway's workers do their socket reads and writes through io_uring
   qtkeychain-qt6-dev                    # the panel keeps admin keys of remote gateways in the desktop's secret store
   openssl                               # the tests make self-signed certificates for the TLS listener
   xvfb xauth

@@ -50,10 +50,14 @@ EpollDispatcher::EpollDispatcher(QObject *parent) : QAbstractEventDispatcher(par
             m_wakeFd = -1;
         }
     }
+    if (IoRing::wanted())
+        m_ring = IoRing::create(); // enabled on the loop's thread (makeRing)
 }
 
 EpollDispatcher::~EpollDispatcher()
 {
+    if (m_ring)
+        m_ring->close(); // a socket that outlives the loop finds it closed: its connection is over
     if (m_wakeFd >= 0)
         ::close(m_wakeFd);
     if (m_epoll >= 0)
@@ -64,6 +68,26 @@ bool EpollDispatcher::wanted()
 {
     static const bool qtsOwn = qEnvironmentVariable("SWITCHYARD_EVENT_DISPATCHER") == u"qt";
     return !qtsOwn;
+}
+
+std::shared_ptr<IoRing> EpollDispatcher::ringOfCurrentThread()
+{
+    auto *self = qobject_cast<EpollDispatcher *>(QAbstractEventDispatcher::instance());
+    if (!self)
+        return nullptr;
+    self->makeRing();
+    return self->m_ring && !self->m_ring->isClosed() ? self->m_ring : nullptr;
+}
+
+void EpollDispatcher::makeRing()
+{
+    // On the loop's own thread, the first time it turns or a socket asks: the kernel binds the ring to
+    // the thread that enables it.
+    if (m_ringTried)
+        return;
+    m_ringTried = true;
+    if (m_ring && !m_ring->bindToThisThread())
+        m_ring.reset();
 }
 
 qint64 EpollDispatcher::nowNs()
@@ -309,6 +333,7 @@ void EpollDispatcher::interrupt()
 bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 {
     m_interrupt.storeRelaxed(0);
+    makeRing();
     emit awake();
     QCoreApplication::sendPostedEvents(); // this thread's, as Qt's dispatcher does first
 
@@ -322,13 +347,18 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
             emit aboutToBlock();
     }
     epoll_event events[MaxEventsPerTurn];
-    int count = ::epoll_wait(m_epoll, events, MaxEventsPerTurn, timeout);
+    bool handled = false;
+    int count;
+    if (m_ring && !m_ring->isClosed()) {
+        count = waitInRing(timeout, events, !(flags & QEventLoop::ExcludeSocketNotifiers), handled);
+    } else {
+        count = ::epoll_wait(m_epoll, events, MaxEventsPerTurn, timeout);
+    }
     if (count < 0) {
         if (errno != EINTR)
             qWarning("EpollDispatcher: epoll_wait failed (%s)", strerror(errno));
         count = 0;
     }
-    bool handled = false;
     for (int i = 0; i < count; ++i) {
         if (events[i].data.u64 == WakeUpTag) {
             uint64_t value = 0;
@@ -344,6 +374,30 @@ bool EpollDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     if (timers && activateTimers())
         handled = true;
     return handled;
+}
+
+int EpollDispatcher::waitInRing(int timeout, epoll_event *events, bool dispatchCompletions, bool &handled)
+{
+    if (!m_epollPolled) {
+        m_ring->pollIn(m_epoll, this, 0);
+        m_epollPolled = true;
+    }
+    // A nested loop that leaves sockets alone does not wait on them either.
+    m_ring->submitAndWait(dispatchCompletions ? timeout : 0);
+    m_epollReady = false;
+    if (dispatchCompletions && m_ring->dispatch() > 0)
+        handled = true;
+    if (!m_epollReady)
+        return 0;
+    return ::epoll_wait(m_epoll, events, MaxEventsPerTurn, 0);
+}
+
+void EpollDispatcher::ringCompleted(int, int result, unsigned)
+{
+    // The poll of the epoll set: what in it is ready is asked for once this turn's completions are done.
+    m_epollPolled = false;
+    if (result != -ECANCELED)
+        m_epollReady = true;
 }
 
 } // namespace switchyard::net

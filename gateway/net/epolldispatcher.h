@@ -15,11 +15,20 @@
 // triggered, as with poll), timers of every type (as precise timers, millisecond resolution), posted
 // events and cross-thread wake-ups (an eventfd), interrupt() and quit(). The gateway installs it on its
 // worker threads on Linux; SWITCHYARD_EVENT_DISPATCHER=qt in the environment keeps Qt's instead.
+//
+// Where the kernel offers io_uring (net/ioring.h), the loop waits in the ring instead: the epoll set is
+// one of the things the ring watches (a one-shot poll on the epoll descriptor, queued again after it
+// fires), beside the receives and sends of the thread's plain sockets. One io_uring_enter(2) then hands
+// the kernel a turn's sends and receives and waits for the next completion, and epoll_wait(2) runs
+// only, without waiting, in the turns where a descriptor of the set is ready.
 
 #include <QAbstractEventDispatcher>
 #include <QAtomicInt>
 
+#include "net/ioring.h"
+
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -29,7 +38,7 @@ struct epoll_event;
 
 namespace switchyard::net {
 
-class EpollDispatcher final : public QAbstractEventDispatcher
+class EpollDispatcher final : public QAbstractEventDispatcher, private IoRing::Handler
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(EpollDispatcher)
@@ -42,6 +51,10 @@ public:
     bool isValid() const { return m_epoll >= 0 && m_wakeFd >= 0; }
     // Whether worker threads get this dispatcher: on Linux unless SWITCHYARD_EVENT_DISPATCHER=qt.
     static bool wanted();
+
+    // The calling thread's io_uring when its dispatcher is this one, made on first use (on that
+    // thread: the kernel is told only it submits); null when off, refused, or another dispatcher.
+    static std::shared_ptr<IoRing> ringOfCurrentThread();
 
     bool processEvents(QEventLoop::ProcessEventsFlags flags) override;
 
@@ -82,8 +95,11 @@ private:
 
     // Brings the kernel's set in line with the notifiers changed since the last wait.
     void reconcile();
+    void makeRing();
     void markDirty(int fd, Watch &w);
     void activateNotifiers(const ::epoll_event *events, int count);
+    int waitInRing(int timeout, ::epoll_event *events, bool dispatchCompletions, bool &handled);
+    void ringCompleted(int operation, int result, unsigned flags) override; // the epoll set is ready
     bool activateTimers();
     int waitMs() const;
     static qint64 nowNs();
@@ -97,6 +113,10 @@ private:
     std::unordered_map<int, Timer> m_timers;     // by timer id
     std::set<std::pair<qint64, int>> m_timerQueue; // (due, id), earliest first
     quint64 m_timerSerial = 0;
+    std::shared_ptr<IoRing> m_ring;
+    bool m_ringTried = false;   // the ring is made once, on first use
+    bool m_epollPolled = false; // the ring's poll of the epoll set is queued or in the kernel
+    bool m_epollReady = false;  // it fired this turn
 };
 
 } // namespace switchyard::net

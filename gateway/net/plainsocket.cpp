@@ -1,5 +1,8 @@
 #include "plainsocket.h"
 
+#include "net/epolldispatcher.h"
+#include "net/ioring.h"
+
 #include <QEvent>
 #include <QSocketNotifier>
 
@@ -44,11 +47,139 @@ private:
 };
 } // namespace
 
+// The socket's receive and send in its thread's io_uring. It outlives the socket while either is still
+// in the kernel (the kernel reads a send's bytes from sendBuffer until it completes), then deletes
+// itself; the ring deletes it if the ring closes first.
+class PlainSocket::RingChannel final : public IoRing::Handler
+{
+public:
+    static constexpr qsizetype GatherBytes = 64 * 1024;
+
+    enum Operation { Receive = 0, Send = 1 };
+
+    RingChannel(std::shared_ptr<IoRing> ring, int fd, PlainSocket *socket)
+        : ring(std::move(ring)), fd(fd), socket(socket)
+    {
+    }
+
+    void receive(bool onlyWaiting = false)
+    {
+        if (receiving)
+            return;
+        receiving = true;
+        gathering = onlyWaiting;
+        ring->receive(fd, this, Receive, onlyWaiting);
+    }
+
+    void send()
+    {
+        sending = true;
+        ring->send(fd, sendBuffer.constData() + sent, size_t(sendBuffer.size() - sent), this, Send);
+    }
+
+    qint64 unsent() const { return sendBuffer.size() - sent; }
+
+    // The socket closes: what is in flight is cancelled, and this goes when the last of it completes.
+    void detach()
+    {
+        socket = nullptr;
+        if (ring->isClosed() || (!receiving && !sending)) {
+            delete this;
+            return;
+        }
+        if (receiving)
+            ring->cancel(this, Receive);
+        if (sending)
+            ring->cancel(this, Send);
+        ring->adoptOrphan(this);
+    }
+
+    void ringCompleted(int operation, int result, unsigned flags) override
+    {
+        if (operation == Receive) {
+            receiving = false;
+            if (!socket) {
+                ring->recycle(flags);
+                deleteWhenIdle();
+                return;
+            }
+            PlainSocket *s = socket;
+            if (result > 0) {
+                s->m_arrived.append(ring->received(result, flags));
+                ring->recycle(flags);
+                // A full buffer: more is most likely waiting. Take it first, up to a bound, so the reader
+                // sees what the client sent together at once, as read(2) of all that waits would give it
+                // (a small upload then arrives whole, and is checked whole before a node sees any of it).
+                if (result == IoRing::ReceiveBytes && s->m_reading && s->m_arrived.size() < GatherBytes) {
+                    receive(true);
+                    return;
+                }
+                s->ringReceived(); // may close the socket and so delete this: nothing after it
+            } else if (result == -EAGAIN && gathering) {
+                s->ringReceived(); // nothing more waited: what came is announced
+            } else if (result == -ENOBUFS || result == -EINTR || result == -EAGAIN) {
+                ring->recycle(flags);
+                s->keepReceiving(); // the pool was empty this turn: buffers come back as it is read
+            } else {
+                s->m_ended = true; // 0: the client closed its side; < 0: reset or another failure
+                s->ringReceived();
+            }
+            return;
+        }
+        sending = false;
+        if (!socket) {
+            deleteWhenIdle();
+            return;
+        }
+        if (result == -EINTR || result == -EAGAIN || result == 0) {
+            send();
+            return;
+        }
+        if (result < 0) {
+            socket->ringSent(true);
+            return;
+        }
+        sent += result;
+        if (sent < sendBuffer.size()) {
+            send(); // the kernel took part of it: the rest as it takes more
+            return;
+        }
+        sendBuffer.clear();
+        sent = 0;
+        socket->ringSent(false);
+    }
+
+    std::shared_ptr<IoRing> ring;
+    int fd;
+    PlainSocket *socket; // null once the socket has closed
+    bool receiving = false;
+    bool gathering = false; // the receive in flight only takes what already waits
+    bool sending = false;
+    QByteArray sendBuffer; // in the kernel's hands while sending
+    qsizetype sent = 0;
+
+private:
+    ~RingChannel() override = default;
+    friend class IoRing; // deletes orphans when it closes
+    void deleteWhenIdle()
+    {
+        if (receiving || sending)
+            return;
+        ring->forgetOrphan(this);
+        delete this;
+    }
+};
+
 PlainSocket::PlainSocket(qintptr descriptor, QObject *parent) : QObject(parent), m_fd(int(descriptor))
 {
     const int flags = ::fcntl(m_fd, F_GETFL);
     if (flags >= 0 && !(flags & O_NONBLOCK))
         ::fcntl(m_fd, F_SETFL, flags | O_NONBLOCK);
+    if (std::shared_ptr<IoRing> ring = EpollDispatcher::ringOfCurrentThread()) {
+        m_channel = new RingChannel(std::move(ring), m_fd, this);
+        m_channel->receive();
+        return;
+    }
     m_readNotifier = new DirectNotifier(m_fd, QSocketNotifier::Read, this, &PlainSocket::onReadable);
     m_writeNotifier = new DirectNotifier(m_fd, QSocketNotifier::Write, this, &PlainSocket::onWritable);
     m_writeNotifier->setEnabled(false);
@@ -85,6 +216,8 @@ void PlainSocket::setNoDelay()
 
 ReadOutcome PlainSocket::read(QByteArray &in, qint64 room)
 {
+    if (m_channel)
+        return readArrived(in, room);
     ReadOutcome out;
     if (m_fd < 0) {
         out.closed = true;
@@ -117,14 +250,27 @@ ReadOutcome PlainSocket::read(QByteArray &in, qint64 room)
 
 void PlainSocket::setReading(bool on)
 {
+    if (m_channel) {
+        m_reading = on;
+        if (on)
+            keepReceiving();
+        return;
+    }
     if (m_readNotifier && m_readNotifier->isEnabled() != on)
         m_readNotifier->setEnabled(on);
+}
+
+qint64 PlainSocket::bytesToWrite() const
+{
+    return m_pending.size() - m_pendingSent + (m_channel ? m_channel->unsent() : 0);
 }
 
 bool PlainSocket::write(std::initializer_list<QByteArrayView> pieces)
 {
     if (m_fd < 0)
         return false;
+    if (m_channel)
+        return writeThroughRing(pieces);
     if (bytesToWrite() > 0) {
         // Behind output that waits already: in order, when the client has read that.
         for (QByteArrayView p : pieces)
@@ -205,6 +351,27 @@ void PlainSocket::abort()
 {
     if (m_fd < 0)
         return;
+    if (m_channel) {
+        // What is queued names the descriptor by number: it reaches the kernel before the number is
+        // free for another connection (a write just before the close is sent, as with send(2)). Then
+        // what is still in flight is cancelled.
+        if (!m_channel->ring->isClosed()) {
+            // Output that waits behind a send the kernel has in fact finished (its completion is only
+            // not handled yet) is in order to go now: as with send(2), what was written before the
+            // close reaches the client, e.g. a stream's closing error event when the gateway stops.
+            if (!m_pending.isEmpty() && m_channel->sending
+                && m_channel->ring->completedUnseen(m_channel, RingChannel::Send) == int(m_channel->unsent()))
+                ::send(m_fd, m_pending.constData(), size_t(m_pending.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+            m_channel->ring->submitPending();
+        }
+        m_channel->detach();
+        m_channel = nullptr;
+        ::close(m_fd);
+        m_fd = -1;
+        m_pending.clear();
+        m_arrived.clear();
+        return;
+    }
     // Notifiers are switched off before their descriptor closes (one left on a closed descriptor would
     // misfire), and deleted later: abort() may run inside one's own activated() signal.
     for (QSocketNotifier *n : {m_readNotifier, m_writeNotifier}) {
@@ -217,6 +384,113 @@ void PlainSocket::abort()
     m_fd = -1;
     m_pending.clear();
     m_pendingSent = 0;
+}
+
+// --- through the ring ---------------------------------------------------------------------------------
+
+ReadOutcome PlainSocket::readArrived(QByteArray &in, qint64 room)
+{
+    ReadOutcome out;
+    if (m_fd < 0) {
+        out.closed = true;
+        return out;
+    }
+    if (m_arrived.isEmpty()) {
+        // As read(2) would: the end is told once all before it was read.
+        if (m_ended) {
+            out.closed = true;
+            m_reading = false;
+        }
+        return out;
+    }
+    const qsizetype n = qsizetype(std::min<qint64>(room, m_arrived.size()));
+    if (n <= 0)
+        return out;
+    if (n == m_arrived.size()) {
+        if (in.isEmpty())
+            in.swap(m_arrived); // no copy: the bytes change hands
+        else
+            in.append(m_arrived);
+        m_arrived.clear();
+    } else {
+        in.append(m_arrived.constData(), n);
+        m_arrived.remove(0, n);
+    }
+    out.bytes = n;
+    if (m_arrived.isEmpty() && m_reading && !m_ended)
+        m_channel->receive(); // all read: the next bytes may come (nothing if a receive is queued)
+    return out;
+}
+
+void PlainSocket::ringReceived()
+{
+    if (!m_reading)
+        return; // it waits in m_arrived until reading is on again
+    onReadable();
+    keepReceiving(); // nothing when the reader closed the socket
+}
+
+void PlainSocket::keepReceiving()
+{
+    if (!m_channel || !m_reading)
+        return;
+    if (!m_arrived.isEmpty() || m_ended) {
+        announceArrivedLater(); // level-triggered: what the reader left is news again next turn
+        return;
+    }
+    m_channel->receive();
+}
+
+void PlainSocket::announceArrivedLater()
+{
+    if (m_announceQueued)
+        return;
+    m_announceQueued = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_announceQueued = false;
+        if (m_fd < 0 || !m_reading)
+            return;
+        if (!m_arrived.isEmpty() || m_ended)
+            ringReceived();
+        else
+            keepReceiving(); // read meanwhile, outside the reader: receive again
+    }, Qt::QueuedConnection);
+}
+
+bool PlainSocket::writeThroughRing(std::initializer_list<QByteArrayView> pieces)
+{
+    if (m_sendFailed || m_channel->ring->isClosed())
+        return false;
+    qsizetype total = 0;
+    for (QByteArrayView p : pieces)
+        total += p.size();
+    if (total == 0)
+        return true;
+    // Copied: the caller's bytes may change once we return, and the kernel reads them later.
+    m_pending.reserve(m_pending.size() + total);
+    for (QByteArrayView p : pieces)
+        m_pending.append(p);
+    if (!m_channel->sending) {
+        m_channel->sendBuffer.swap(m_pending);
+        m_channel->sent = 0;
+        m_channel->send();
+    }
+    return true;
+}
+
+void PlainSocket::ringSent(bool failedNow)
+{
+    if (failedNow) {
+        m_sendFailed = true;
+        emit failed();
+        return;
+    }
+    if (!m_pending.isEmpty()) {
+        m_channel->sendBuffer.swap(m_pending); // what was written meanwhile, in order
+        m_channel->sent = 0;
+        m_channel->send();
+    }
+    emit bytesWritten();
 }
 
 } // namespace switchyard::net

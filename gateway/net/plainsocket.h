@@ -10,6 +10,12 @@
 // QSocketNotifiers on the worker's event loop say when to read and when the kernel takes more output;
 // nothing else runs per request. HTTPS connections keep QSslSocket, whose TLS engine needs its buffer.
 //
+// Where the worker's loop has an io_uring (net/ioring.h), the same calls go through the ring instead:
+// a receive stays queued while reading is on and its bytes wait here for read(); write() copies the
+// pieces and queues one send, so what it hands over is counted in bytesToWrite() until the kernel has
+// taken it, then bytesWritten() follows. No system call is made per read or write; the loop's one wait
+// per turn hands everything over.
+//
 // Reading is level-triggered: while there is input and reading is on, readyRead() keeps coming. The
 // owner turns reading off (setReading) when it will not take more, and the kernel then pushes back on
 // the client.
@@ -22,6 +28,7 @@
 #include <QObject>
 
 #include <initializer_list>
+#include <memory>
 
 class QSocketNotifier;
 
@@ -50,7 +57,7 @@ public:
     // anything written after it) and goes out as the client reads, each step announced by
     // bytesWritten(). False when the client is gone.
     bool write(std::initializer_list<QByteArrayView> pieces);
-    qint64 bytesToWrite() const { return m_pending.size() - m_pendingSent; }
+    qint64 bytesToWrite() const;
 
     // Closes now; what waits to be written is dropped. Emits nothing.
     void abort();
@@ -75,15 +82,31 @@ signals:
     void failed();
 
 private:
+    class RingChannel; // the socket's side of its thread's io_uring (plainsocket.cpp)
+    friend class RingChannel;
+
     void onReadable();
     void onWritable();
+    ReadOutcome readArrived(QByteArray &in, qint64 room);
+    bool writeThroughRing(std::initializer_list<QByteArrayView> pieces);
+    void ringReceived();
+    void ringSent(bool failedNow);
+    void keepReceiving();
+    void announceArrivedLater();
 
     int m_fd = -1;
     Reader *m_reader = nullptr;
     QSocketNotifier *m_readNotifier = nullptr;
     QSocketNotifier *m_writeNotifier = nullptr;
-    QByteArray m_pending;     // output the kernel has not taken yet
+    QByteArray m_pending;     // output the kernel has not taken yet (through the ring: not handed over yet)
     qsizetype m_pendingSent = 0; // how much of m_pending has gone out since
+    // Through the ring only:
+    RingChannel *m_channel = nullptr;
+    QByteArray m_arrived;       // received, not read yet
+    bool m_ended = false;       // the client closed its side, or the connection failed
+    bool m_sendFailed = false;
+    bool m_reading = true;
+    bool m_announceQueued = false;
 };
 
 } // namespace switchyard::net

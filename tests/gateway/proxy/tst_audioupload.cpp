@@ -217,6 +217,7 @@ private slots:
             upload(f.port, "/v1/audio/transcriptions", body, {{"Content-Type", contentType}});
         QCOMPARE(r.status, 400);
         const auto e = parse(r.body)["error"];
+        QVERIFY2(e["code"].is_string(), r.body.constData());
         QCOMPARE(e["code"].get<std::string>(), code.toStdString());
         if (code == "missing_model") {
             QCOMPARE(e["param"].get<std::string>(), std::string("model"));
