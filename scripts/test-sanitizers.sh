@@ -18,13 +18,13 @@ asan)
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     # The suites that have passed an ASan run, by name: a new suite joins once one has (so CI never fails on
     # a suite nobody ran under ASan).
-    select=(-R '^(tst_(httpparsers|epolldispatcher|deadlines|plainsocket|bytewriter|virtualkeys|historyapi|historystore|historycrash|requestblock|gateway_usagesniffer|configloader|configproblems|bifrostexport|gateway|configapi|safedefaults|stats|health|faults|hostileclients|performancemodel|simnode|simnodefaults|simnodeload|chatwire|benchrunner|lastresort|managementapi|tlslistener|httpclient|weightedschedule|routingtable|upstreampool|dispatcher|cors|roles|gatewaystatus|localgatewaylink|configdiff|configcontroller|clock|openaiwire|benchhistory|pinnedcertificate|managementwire|remotegatewaylink|fleetlink|fleetmerge|usagerequest|usagechunkfilter|endpoints|responseidmemory|multiturn|multipartform|vllmendpoints|audioupload|uploadexchange|rendezvous|routingstrategies|affinity|streamtokens|prefixindex|prefixcache|tokencounter|requestcsv)|fuzzreplay_(chunkeddecoder|config|prometheustext|requestbody|requestparser|responseparser|streamusage|multipartform)|soak_short)$')
+    select=(-R '^(tst_(httpparsers|epolldispatcher|epolldispatcher_noring|deadlines|plainsocket|plainsocket_noring|bytewriter|virtualkeys|historyapi|historystore|historycrash|requestblock|gateway_usagesniffer|configloader|configproblems|bifrostexport|gateway|configapi|safedefaults|stats|health|faults|hostileclients|performancemodel|simnode|simnodefaults|simnodeload|chatwire|benchrunner|lastresort|managementapi|tlslistener|httpclient|weightedschedule|routingtable|upstreampool|dispatcher|cors|roles|gatewaystatus|localgatewaylink|configdiff|configcontroller|clock|openaiwire|benchhistory|pinnedcertificate|managementwire|remotegatewaylink|fleetlink|fleetmerge|usagerequest|usagechunkfilter|endpoints|responseidmemory|multiturn|multipartform|vllmendpoints|audioupload|uploadexchange|rendezvous|routingstrategies|affinity|streamtokens|prefixindex|prefixcache|tokencounter|requestcsv)|fuzzreplay_(chunkeddecoder|config|prometheustext|requestbody|requestparser|responseparser|streamusage|multipartform)|soak_short)$')
     ;;
 tsan)
     dir=build-tsan
     flags=(-DSWITCHYARD_SANITIZE=thread)
     export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
-    select=(-R 'tst_(gateway|health|faults|hostileclients|simnode|stats|configapi|safedefaults|tokencounter|epolldispatcher|upstreampool)')
+    select=(-R 'tst_(gateway|health|faults|hostileclients|simnode|stats|configapi|safedefaults|tokencounter|epolldispatcher|upstreampool|plainsocket)')
     ;;
 *)
     echo "usage: $0 asan|tsan [ctest args]" >&2

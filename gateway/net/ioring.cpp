@@ -21,6 +21,8 @@ constexpr unsigned BufferBytes = unsigned(IoRing::ReceiveBytes);
 constexpr int BufferGroup = 0;
 constexpr unsigned SubmissionEntries = 256; // more queued in one turn are handed over early
 constexpr unsigned CompletionEntries = 4096;
+// A turn that brings this many completions or fewer is a quiet one (see send()).
+constexpr unsigned QuietTurnCompletions = 1;
 
 uint64_t tagOf(IoRing::Handler *handler, int operation)
 {
@@ -156,7 +158,10 @@ io_uring_sqe *IoRing::nextEntry(Handler *handler, int operation)
 void IoRing::receive(int fd, Handler *handler, int operation, bool onlyWaiting)
 {
     if (io_uring_sqe *sqe = nextEntry(handler, operation)) {
-        io_uring_prep_recv(sqe, fd, nullptr, BufferBytes, onlyWaiting ? MSG_DONTWAIT : 0);
+        if (onlyWaiting)
+            io_uring_prep_recv(sqe, fd, nullptr, BufferBytes, MSG_DONTWAIT);
+        else
+            io_uring_prep_recv_multishot(sqe, fd, nullptr, 0, 0); // each arrival takes a whole pooled buffer
         sqe->flags |= IOSQE_BUFFER_SELECT;
         sqe->buf_group = BufferGroup;
     }
@@ -167,6 +172,11 @@ void IoRing::send(int fd, const char *data, size_t size, Handler *handler, int o
     if (io_uring_sqe *sqe = nextEntry(handler, operation)) {
         io_uring_prep_send(sqe, fd, data, size, MSG_NOSIGNAL); // a client gone is an error result, not SIGPIPE
         ++m_sendsQueued;
+        // A quiet turn hands a send over at once: waiting for the turn's end would add the rest of the
+        // turn's work (the request's record, its log line) to the request's latency, and there is nothing
+        // to batch it with. Its completion, posted inside this call, is handled later in this turn.
+        if (m_quietTurn)
+            submitPending();
     }
 }
 
@@ -180,6 +190,11 @@ void IoRing::cancel(Handler *handler, int operation)
 {
     if (io_uring_sqe *sqe = nextEntry(nullptr, 0))
         io_uring_prep_cancel64(sqe, tagOf(handler, operation), 0);
+}
+
+bool IoRing::staysArmed(unsigned flags)
+{
+    return flags & IORING_CQE_F_MORE;
 }
 
 QByteArrayView IoRing::received(int result, unsigned flags) const
@@ -236,6 +251,9 @@ int IoRing::dispatch()
 {
     int count = 0;
     io_uring_cqe *cqe = nullptr;
+    if (!m_ring)
+        return 0;
+    m_quietTurn = io_uring_cq_ready(m_ring.get()) <= QuietTurnCompletions;
     // One at a time, and seen before its handler runs: the handler may queue more, or close the ring.
     while (m_ring && io_uring_peek_cqe(m_ring.get(), &cqe) == 0) {
         const uint64_t tag = cqe->user_data;
@@ -249,6 +267,13 @@ int IoRing::dispatch()
         auto *handler = reinterpret_cast<Handler *>(tag & ~uint64_t(7));
         handler->ringCompleted(int(tag & 7), result, flags);
         ++count;
+    }
+    m_quietTurn = false;
+    while (!m_afterDispatch.empty()) {
+        std::vector<std::function<void()>> after;
+        after.swap(m_afterDispatch);
+        for (const auto &f : after)
+            f();
     }
     return count;
 }

@@ -20,9 +20,11 @@
 #include <QtGlobal>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_set>
+#include <vector>
 
 struct io_uring;
 struct io_uring_sqe;
@@ -56,12 +58,16 @@ public:
 
     // Queued until the loop's next turn. A handler must stay alive until each of its operations has
     // completed (cancelled ones complete too, with -ECANCELED): see adoptOrphan().
-    // Into a pooled buffer; bytes via received(). `onlyWaiting`: what is there now, else -EAGAIN at once.
+    // Into pooled buffers; bytes via received(). Stays armed, one completion per arrival, each flagged
+    // IORING_CQE_F_MORE while it stays so (the kernel watches the socket once, not once per request);
+    // cancel() ends it. `onlyWaiting`: once, with what is there now, else -EAGAIN at once.
     void receive(int fd, Handler *handler, int operation, bool onlyWaiting = false);
     void send(int fd, const char *data, size_t size, Handler *handler, int operation);
     void pollIn(int fd, Handler *handler, int operation);  // one-shot: completes once fd is readable
     void cancel(Handler *handler, int operation);
 
+    // Whether a completion leaves its operation armed (more completions of it will come).
+    static bool staysArmed(unsigned flags);
     // A receive's bytes, valid until recycle(flags), which must follow before the handler returns.
     QByteArrayView received(int result, unsigned flags) const;
     void recycle(unsigned flags);
@@ -85,6 +91,9 @@ public:
     // completed and returns how many it called.
     void submitAndWait(int timeoutMs);
     int dispatch();
+    // Runs once this turn's completions have all been handled (a socket announces what a burst brought
+    // in one piece). The function must check that what it calls on still exists.
+    void afterDispatch(std::function<void()> f) { m_afterDispatch.push_back(std::move(f)); }
 
     // After close() (the worker's loop is going away) nothing is queued any more and nothing completes;
     // the kernel has dropped every operation.
@@ -99,7 +108,9 @@ private:
     io_uring_buf_ring *m_bufferRing = nullptr;
     char *m_buffers = nullptr;
     std::unordered_set<Handler *> m_orphans;
+    std::vector<std::function<void()>> m_afterDispatch;
     bool m_bound = false;
+    bool m_quietTurn = false;   // this turn brought few completions: sends go to the kernel at once
     unsigned m_sendsQueued = 0; // sends queued since the last hand-over (see submitAndWait)
 };
 

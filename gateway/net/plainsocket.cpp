@@ -4,6 +4,7 @@
 #include "net/ioring.h"
 
 #include <QEvent>
+#include <QPointer>
 #include <QSocketNotifier>
 
 #include <algorithm>
@@ -71,6 +72,13 @@ public:
         ring->receive(fd, this, Receive, onlyWaiting);
     }
 
+    // Reading is off: the armed receive is ended, so the client's bytes wait in the kernel again.
+    void stopReceiving()
+    {
+        if (receiving && !gathering)
+            ring->cancel(this, Receive);
+    }
+
     void send()
     {
         sending = true;
@@ -97,7 +105,9 @@ public:
     void ringCompleted(int operation, int result, unsigned flags) override
     {
         if (operation == Receive) {
-            receiving = false;
+            const bool armed = IoRing::staysArmed(flags);
+            if (!armed)
+                receiving = false;
             if (!socket) {
                 ring->recycle(flags);
                 deleteWhenIdle();
@@ -111,12 +121,29 @@ public:
                 // sees what the client sent together at once, as read(2) of all that waits would give it
                 // (a small upload then arrives whole, and is checked whole before a node sees any of it).
                 if (result == IoRing::ReceiveBytes && s->m_reading && s->m_arrived.size() < GatherBytes) {
-                    receive(true);
+                    if (!armed) {
+                        receive(true);
+                        return;
+                    }
+                    // Still armed: the rest of the burst is in this turn's completions already.
+                    if (!s->m_gatherQueued) {
+                        s->m_gatherQueued = true;
+                        ring->afterDispatch([p = QPointer<PlainSocket>(s)] {
+                            if (p) {
+                                p->m_gatherQueued = false;
+                                p->announceNow();
+                            }
+                        });
+                    }
                     return;
                 }
+                if (s->m_gatherQueued)
+                    return; // the burst is announced once, when the turn's completions are done
                 s->ringReceived(); // may close the socket and so delete this: nothing after it
             } else if (result == -EAGAIN && gathering) {
                 s->ringReceived(); // nothing more waited: what came is announced
+            } else if (result == -ECANCELED) {
+                s->keepReceiving(); // ended as reading went off; armed again if it is back on since
             } else if (result == -ENOBUFS || result == -EINTR || result == -EAGAIN) {
                 ring->recycle(flags);
                 s->keepReceiving(); // the pool was empty this turn: buffers come back as it is read
@@ -251,9 +278,13 @@ ReadOutcome PlainSocket::read(QByteArray &in, qint64 room)
 void PlainSocket::setReading(bool on)
 {
     if (m_channel) {
+        if (m_reading == on)
+            return;
         m_reading = on;
         if (on)
             keepReceiving();
+        else
+            m_channel->stopReceiving();
         return;
     }
     if (m_readNotifier && m_readNotifier->isEnabled() != on)
@@ -441,6 +472,16 @@ void PlainSocket::keepReceiving()
     m_channel->receive();
 }
 
+void PlainSocket::announceNow()
+{
+    if (m_fd < 0 || !m_reading)
+        return;
+    if (!m_arrived.isEmpty() || m_ended)
+        ringReceived();
+    else
+        keepReceiving();
+}
+
 void PlainSocket::announceArrivedLater()
 {
     if (m_announceQueued)
@@ -448,12 +489,7 @@ void PlainSocket::announceArrivedLater()
     m_announceQueued = true;
     QMetaObject::invokeMethod(this, [this] {
         m_announceQueued = false;
-        if (m_fd < 0 || !m_reading)
-            return;
-        if (!m_arrived.isEmpty() || m_ended)
-            ringReceived();
-        else
-            keepReceiving(); // read meanwhile, outside the reader: receive again
+        announceNow(); // (read meanwhile, outside the reader: it receives again)
     }, Qt::QueuedConnection);
 }
 

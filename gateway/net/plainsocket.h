@@ -93,6 +93,7 @@ private:
     void ringSent(bool failedNow);
     void keepReceiving();
     void announceArrivedLater();
+    void announceNow();
 
     int m_fd = -1;
     Reader *m_reader = nullptr;
@@ -107,6 +108,7 @@ private:
     bool m_sendFailed = false;
     bool m_reading = true;
     bool m_announceQueued = false;
+    bool m_gatherQueued = false; // a burst's completions are being gathered this turn
 };
 
 } // namespace switchyard::net
