@@ -10,6 +10,9 @@
 # fourth target "before" (e.g. the binary of an earlier commit) measured in the same rounds.
 # PINNED=1 compares per core: every gateway (Switchyard with one worker thread, HAProxy with nbthread 1)
 # runs on CPU 0, and the upstream and wrk on CPU 1, so each proxy has one core to itself in turn.
+# CORE_SHARE=50 (with PINNED=1) also caps each gateway at that percentage of its core (a cgroup's CPU
+# quota): the gateway is then the bottleneck and the load side has room to spare, so requests/s compare
+# the proxies' throughput on equal CPU, which a load side at its own ceiling cannot show.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -58,6 +61,26 @@ if [ -n "${COMPARE_BIN:-}" ]; then
   pid[before]=$!
   targets+=(before)
 fi
+# A CPU quota for each gateway process (all its threads), in its own cgroup (v2, or v1's cpu controller).
+capped=()
+cap_cpu() { # name pid percent
+  local g
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    g=/sys/fs/cgroup/switchyard-bench-$1
+    grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control
+    mkdir -p "$g" && echo "$(($3 * 1000)) 100000" >"$g/cpu.max"
+  else
+    g=/sys/fs/cgroup/cpu/switchyard-bench-$1
+    mkdir -p "$g" && echo 100000 >"$g/cpu.cfs_period_us" && echo "$(($3 * 1000))" >"$g/cpu.cfs_quota_us"
+  fi
+  echo "$2" >"$g/cgroup.procs"
+  capped+=("$g")
+}
+uncap() { for g in "${capped[@]}"; do rmdir "$g" 2>/dev/null || true; done; }
+trap 'cleanup; uncap' EXIT
+if [ -n "${CORE_SHARE:-}" ]; then
+  for t in switchyard haproxy before; do [ -n "${pid[$t]:-}" ] && cap_cpu "$t" "${pid[$t]}" "$CORE_SHARE"; done
+fi
 sleep 1
 grep -q listening "$work/sw.out" || { echo "switchyard did not start"; exit 1; }
 
@@ -102,6 +125,7 @@ stat() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.0f (%.0f�
 statf() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.2f (%.2f–%.2f)", a[int((NR+1)/2)], a[1], a[NR]}'; }
 echo "wrk, ${rounds} interleaved rounds of ${secs} s; median (min–max) over rounds"
 [ -n "$gw_cpus" ] && echo "pinned: the gateways on CPU $gw_cpus (Switchyard 1 worker thread, HAProxy nbthread 1), nginx and wrk on CPU $load_cpus"
+[ -n "${CORE_SHARE:-}" ] && echo "each gateway capped at ${CORE_SHARE} % of its core (cgroup CPU quota)"
 echo
 echo "| target | connections | requests/s | p50 µs | p99 µs |"
 echo "| --- | --- | --- | --- | --- |"
