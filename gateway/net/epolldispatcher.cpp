@@ -82,10 +82,7 @@ std::shared_ptr<IoRing> EpollDispatcher::ringOfCurrentThread()
 void EpollDispatcher::makeRing()
 {
     // On the loop's own thread, the first time it turns or a socket asks: the kernel binds the ring to
-    // the thread that enables it.
-    if (m_ringTried)
-        return;
-    m_ringTried = true;
+    // the thread that enables it. (Once bound, binding again costs nothing; refused, the ring is gone.)
     if (m_ring && !m_ring->bindToThisThread())
         m_ring.reset();
 }

@@ -114,7 +114,6 @@ private:
     std::set<std::pair<qint64, int>> m_timerQueue; // (due, id), earliest first
     quint64 m_timerSerial = 0;
     std::shared_ptr<IoRing> m_ring;
-    bool m_ringTried = false;   // the ring is made once, on first use
     bool m_epollPolled = false; // the ring's poll of the epoll set is queued or in the kernel
     bool m_epollReady = false;  // it fired this turn
 };

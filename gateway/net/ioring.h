@@ -3,7 +3,7 @@
 // A worker thread's io_uring(7): how its plain sockets read and write without a system call each.
 //
 // Why: on a virtual machine with page-table isolation a system call costs about a microsecond before it
-// does anything (docs/PERFORMANCE.md, "System calls"), and a proxied request needs four of them with any
+// does anything (docs/PERFORMANCE.md, "System calls through io_uring"), and a proxied request needs four of them with any
 // readiness loop (read the client, send to the node, read the node, send to the client) plus the wait.
 // Here a socket queues its receives and sends in the ring's submission queue; the worker's loop hands
 // the whole queue to the kernel and waits for what completed in one io_uring_enter(2) per turn
@@ -46,21 +46,22 @@ public:
         virtual void ringCompleted(int operation, int result, unsigned flags) = 0;
     };
 
-    // Made on any thread (so its descriptor exists from the start, like the loop's epoll set), used
-    // only after bindToThisThread() on the one thread that will use it; false there means the kernel
-    // refused and the ring is closed.
     static constexpr qsizetype ReceiveBytes = 16 * 1024; // the most one receive brings
 
+    // Made on any thread (so its descriptor exists from the start, like the loop's epoll set), used
+    // only after bindToThisThread() on the one thread that will use it; false there means the kernel
+    // refused and the ring is closed. Binding again is a no-op.
     static std::shared_ptr<IoRing> create(); // null when the kernel refuses
     static bool wanted();                     // not turned off with SWITCHYARD_IO_URING=0
     bool bindToThisThread();
     ~IoRing();
 
-    // Queued until the loop's next turn. A handler must stay alive until each of its operations has
-    // completed (cancelled ones complete too, with -ECANCELED): see adoptOrphan().
-    // Into pooled buffers; bytes via received(). Stays armed, one completion per arrival, each flagged
-    // IORING_CQE_F_MORE while it stays so (the kernel watches the socket once, not once per request);
-    // cancel() ends it. `onlyWaiting`: once, with what is there now, else -EAGAIN at once.
+    // Operations are queued until the loop's next turn. A handler must stay alive until each of its
+    // operations has completed (cancelled ones complete too, with -ECANCELED): see adoptOrphan().
+    //
+    // receive(): into pooled buffers; bytes via received(). Stays armed, one completion per arrival,
+    // each flagged IORING_CQE_F_MORE while it stays so (the kernel watches the socket once, not once
+    // per request); cancel() ends it. `onlyWaiting`: once, with what is there now, else -EAGAIN at once.
     void receive(int fd, Handler *handler, int operation, bool onlyWaiting = false);
     void send(int fd, const char *data, size_t size, Handler *handler, int operation);
     void pollIn(int fd, Handler *handler, int operation);  // one-shot: completes once fd is readable

@@ -506,12 +506,17 @@ bool PlainSocket::writeThroughRing(std::initializer_list<QByteArrayView> pieces)
     m_pending.reserve(m_pending.size() + total);
     for (QByteArrayView p : pieces)
         m_pending.append(p);
-    if (!m_channel->sending) {
-        m_channel->sendBuffer.swap(m_pending);
-        m_channel->sent = 0;
-        m_channel->send();
-    }
+    if (!m_channel->sending)
+        handPendingToRing();
     return true;
+}
+
+void PlainSocket::handPendingToRing()
+{
+    // The channel's buffer is empty here (its last send completed); what was written since goes as one.
+    m_channel->sendBuffer.swap(m_pending);
+    m_channel->sent = 0;
+    m_channel->send();
 }
 
 void PlainSocket::ringSent(bool failedNow)
@@ -521,11 +526,8 @@ void PlainSocket::ringSent(bool failedNow)
         emit failed();
         return;
     }
-    if (!m_pending.isEmpty()) {
-        m_channel->sendBuffer.swap(m_pending); // what was written meanwhile, in order
-        m_channel->sent = 0;
-        m_channel->send();
-    }
+    if (!m_pending.isEmpty())
+        handPendingToRing(); // what was written meanwhile, in order
     emit bytesWritten();
 }
 

@@ -89,6 +89,7 @@ private:
     void onWritable();
     ReadOutcome readArrived(QByteArray &in, qint64 room);
     bool writeThroughRing(std::initializer_list<QByteArrayView> pieces);
+    void handPendingToRing();
     void ringReceived();
     void ringSent(bool failedNow);
     void keepReceiving();
