@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <ctime>
+#include <thread>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -50,8 +51,15 @@ EpollDispatcher::EpollDispatcher(QObject *parent) : QAbstractEventDispatcher(par
             m_wakeFd = -1;
         }
     }
-    if (IoRing::wanted())
-        m_ring = IoRing::create(); // enabled on the loop's thread (makeRing)
+    if (IoRing::wanted()) {
+        // Made here, so its descriptor exists from the start like the epoll set's, and enabled on the
+        // loop's thread (makeRing). Made on a thread of its own that ends at once: the kernel remembers
+        // the thread that makes a ring, and when the ring is torn down it interrupts that thread to
+        // tidy up, so a blocking call there fails with EINTR (a recv with a timeout on the panel's or a
+        // test's main thread, a gateway restart later). A thread that has ended is forgotten.
+        std::thread maker([this] { m_ring = IoRing::create(); });
+        maker.join();
+    }
 }
 
 EpollDispatcher::~EpollDispatcher()

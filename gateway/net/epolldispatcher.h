@@ -52,8 +52,9 @@ public:
     // Whether worker threads get this dispatcher: on Linux unless SWITCHYARD_EVENT_DISPATCHER=qt.
     static bool wanted();
 
-    // The calling thread's io_uring when its dispatcher is this one, made on first use (on that
-    // thread: the kernel is told only it submits); null when off, refused, or another dispatcher.
+    // The calling thread's io_uring when its dispatcher is this one, made with the loop and bound to
+    // that thread on first use (the kernel is told only it submits); null when off, refused, or another
+    // dispatcher.
     static std::shared_ptr<IoRing> ringOfCurrentThread();
 
     bool processEvents(QEventLoop::ProcessEventsFlags flags) override;

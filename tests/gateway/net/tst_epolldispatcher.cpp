@@ -18,6 +18,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <sys/socket.h>
@@ -294,6 +296,48 @@ private slots:
         QMetaObject::invokeMethod(server, [server] { delete server; }, Qt::BlockingQueuedConnection);
         worker.quit();
         QVERIFY(worker.wait(5000));
+    }
+
+    void aWorkerLoopEndingLeavesTheThreadThatBuiltItAlone()
+    {
+        // The gateway builds its workers' loops on the thread that starts it (the panel's GUI thread), and
+        // each loop makes its io_uring then. The kernel remembers the thread that makes a ring and, when
+        // the ring is torn down, interrupts it to tidy up: a blocking call there with a time limit failed
+        // with EINTR (CI saw a test's recv fail as a gateway it had stopped was torn down).
+        QThread worker;
+        auto *dispatcher = new EpollDispatcher();
+        QVERIFY(dispatcher->isValid());
+        worker.setEventDispatcher(dispatcher);
+        worker.start();
+        bool ring = false;
+        QMetaObject::invokeMethod(dispatcher, [&] { ring = EpollDispatcher::ringOfCurrentThread() != nullptr; },
+                                  Qt::BlockingQueuedConnection);
+        if (!ring) {
+            worker.quit();
+            worker.wait();
+            QSKIP("no io_uring here (kernel older than 6.1, not allowed, or SWITCHYARD_IO_URING=0)");
+        }
+
+        // This thread waits in a recv with a time limit while the worker ends and its ring is torn down.
+        // Another thread ends the worker, then lets the kernel finish the teardown (it runs on its own,
+        // with nothing to wait on from here) and answers the recv.
+        SocketPair pair;
+        const int flags = ::fcntl(pair.fd[0], F_GETFL);
+        ::fcntl(pair.fd[0], F_SETFL, flags & ~O_NONBLOCK);
+        timeval limit{10, 0};
+        QCOMPARE(::setsockopt(pair.fd[0], SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit), 0);
+        std::unique_ptr<QThread> ender(QThread::create([&] {
+            worker.quit();
+            worker.wait();
+            QThread::msleep(200);
+            [[maybe_unused]] const ssize_t n = ::write(pair.fd[1], "x", 1);
+        }));
+        ender->start();
+        char byte = 0;
+        const ssize_t n = ::recv(pair.fd[0], &byte, 1, 0);
+        const int error = errno;
+        QVERIFY(ender->wait(15000));
+        QVERIFY2(n == 1, n < 0 ? strerror(error) : "closed");
     }
 
 private:
