@@ -98,10 +98,15 @@ IoRing::~IoRing()
 
 void IoRing::submitPending()
 {
-    if (m_ring && io_uring_sq_ready(m_ring.get()) > 0) {
-        io_uring_submit(m_ring.get());
-        m_sendsQueued = 0;
-    }
+    if (m_ring && io_uring_sq_ready(m_ring.get()) > 0)
+        handOver();
+}
+
+void IoRing::handOver()
+{
+    io_uring_submit(m_ring.get());
+    m_sendsQueued = 0;
+    ++m_handOvers;
 }
 
 std::optional<int> IoRing::completedUnseen(Handler *handler, int operation) const
@@ -144,8 +149,7 @@ io_uring_sqe *IoRing::nextEntry(Handler *handler, int operation)
         return nullptr;
     io_uring_sqe *sqe = io_uring_get_sqe(m_ring.get());
     if (!sqe) {
-        io_uring_submit(m_ring.get()); // the queue is full this turn: hand it over now
-        m_sendsQueued = 0;
+        handOver(); // the queue is full this turn: hand it over now
         sqe = io_uring_get_sqe(m_ring.get());
     }
     if (sqe)
@@ -167,17 +171,28 @@ void IoRing::receive(int fd, Handler *handler, int operation, bool onlyWaiting)
     }
 }
 
-void IoRing::send(int fd, const char *data, size_t size, Handler *handler, int operation)
+IoRing::QueuedSend IoRing::send(int fd, const char *data, size_t size, Handler *handler, int operation)
 {
-    if (io_uring_sqe *sqe = nextEntry(handler, operation)) {
-        io_uring_prep_send(sqe, fd, data, size, MSG_NOSIGNAL); // a client gone is an error result, not SIGPIPE
-        ++m_sendsQueued;
-        // A quiet turn hands a send over at once: waiting for the turn's end would add the rest of the
-        // turn's work (the request's record, its log line) to the request's latency, and there is nothing
-        // to batch it with. Its completion, posted inside this call, is handled later in this turn.
-        if (m_quietTurn)
-            submitPending();
-    }
+    io_uring_sqe *sqe = nextEntry(handler, operation);
+    if (!sqe)
+        return {};
+    io_uring_prep_send(sqe, fd, data, size, MSG_NOSIGNAL); // a client gone is an error result, not SIGPIPE
+    ++m_sendsQueued;
+    const QueuedSend queued{sqe, m_handOvers};
+    // A quiet turn hands a send over at once: waiting for the turn's end would add the rest of the
+    // turn's work (the request's record, its log line) to the request's latency, and there is nothing
+    // to batch it with. Its completion, posted inside this call, is handled later in this turn.
+    if (m_quietTurn)
+        submitPending();
+    return queued;
+}
+
+void IoRing::regrow(const QueuedSend &send, const char *data, size_t size)
+{
+    // The kernel reads a queued entry only when it is handed over: until then it is ours to change.
+    Q_ASSERT(stillQueued(send));
+    send.entry->addr = reinterpret_cast<uint64_t>(data);
+    send.entry->len = unsigned(size);
 }
 
 void IoRing::pollIn(int fd, Handler *handler, int operation)
@@ -227,6 +242,7 @@ void IoRing::submitAndWait(int timeoutMs)
         if (io_uring_sq_ready(ring) > 0 || kernelHolds)
             io_uring_submit_and_get_events(ring);
         m_sendsQueued = 0;
+        ++m_handOvers;
         return;
     }
     // A send nearly always completes as it is handed over, inside this same call: its completion is no
@@ -236,6 +252,7 @@ void IoRing::submitAndWait(int timeoutMs)
     // wait is cut to a millisecond in those turns so such a completion is never held for long.
     const unsigned sends = m_sendsQueued;
     m_sendsQueued = 0;
+    ++m_handOvers;
     if (sends > 0 && (timeoutMs < 0 || timeoutMs > 1))
         timeoutMs = 1;
     io_uring_cqe *cqe = nullptr;

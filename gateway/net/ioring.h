@@ -63,7 +63,17 @@ public:
     // each flagged IORING_CQE_F_MORE while it stays so (the kernel watches the socket once, not once
     // per request); cancel() ends it. `onlyWaiting`: once, with what is there now, else -EAGAIN at once.
     void receive(int fd, Handler *handler, int operation, bool onlyWaiting = false);
-    void send(int fd, const char *data, size_t size, Handler *handler, int operation);
+    // A send queued and not yet handed to the kernel can still take more bytes (regrow()): a response
+    // head and the first event behind it then leave together, and the second does not wait for the
+    // first's completion, which this turn's wait may hold back (see submitAndWait).
+    struct QueuedSend
+    {
+        io_uring_sqe *entry = nullptr;
+        quint64 handOver = 0; // which hand-over to the kernel will take it
+    };
+    QueuedSend send(int fd, const char *data, size_t size, Handler *handler, int operation);
+    bool stillQueued(const QueuedSend &send) const { return send.entry && send.handOver == m_handOvers; }
+    void regrow(const QueuedSend &send, const char *data, size_t size); // only while stillQueued()
     void pollIn(int fd, Handler *handler, int operation);  // one-shot: completes once fd is readable
     void cancel(Handler *handler, int operation);
 
@@ -104,6 +114,7 @@ public:
 private:
     IoRing() = default;
     io_uring_sqe *nextEntry(Handler *handler, int operation);
+    void handOver(); // the queue to the kernel, without waiting
 
     std::unique_ptr<io_uring> m_ring;
     io_uring_buf_ring *m_bufferRing = nullptr;
@@ -113,6 +124,7 @@ private:
     bool m_bound = false;
     bool m_quietTurn = false;   // this turn brought few completions: sends go to the kernel at once
     unsigned m_sendsQueued = 0; // sends queued since the last hand-over (see submitAndWait)
+    quint64 m_handOvers = 0;    // how often the queue went to the kernel: what is queued goes with the next
 };
 
 } // namespace switchyard::net

@@ -82,7 +82,18 @@ public:
     void send()
     {
         sending = true;
-        ring->send(fd, sendBuffer.constData() + sent, size_t(sendBuffer.size() - sent), this, Send);
+        queued = ring->send(fd, sendBuffer.constData() + sent, size_t(sendBuffer.size() - sent), this, Send);
+    }
+
+    // More output while this turn's send is still queued: it takes it too (see IoRing::regrow).
+    bool sendAlsoInQueuedSend(std::initializer_list<QByteArrayView> pieces)
+    {
+        if (!sending || !ring->stillQueued(queued))
+            return false;
+        for (QByteArrayView p : pieces)
+            sendBuffer.append(p);
+        ring->regrow(queued, sendBuffer.constData() + sent, size_t(sendBuffer.size() - sent));
+        return true;
     }
 
     qint64 unsent() const { return sendBuffer.size() - sent; }
@@ -184,6 +195,7 @@ public:
     bool sending = false;
     QByteArray sendBuffer; // in the kernel's hands while sending
     qsizetype sent = 0;
+    IoRing::QueuedSend queued; // the send in flight, while it may still be queued
 
 private:
     ~RingChannel() override = default;
@@ -503,6 +515,8 @@ bool PlainSocket::writeThroughRing(std::initializer_list<QByteArrayView> pieces)
     if (total == 0)
         return true;
     // Copied: the caller's bytes may change once we return, and the kernel reads them later.
+    if (m_pending.isEmpty() && m_channel->sendAlsoInQueuedSend(pieces))
+        return true;
     m_pending.reserve(m_pending.size() + total);
     for (QByteArrayView p : pieces)
         m_pending.append(p);

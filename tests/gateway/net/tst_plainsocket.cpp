@@ -171,6 +171,27 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT((got += m_client.readSome()), QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"), 5000);
     }
 
+    void writesOfOneTurnLeaveInThatTurn()
+    {
+        // A stream's first event comes with the node's response head, so the gateway writes the head and
+        // then the event in one turn of the loop, often for several streams at once. Both must reach each
+        // client when that turn hands its output to the kernel. Through the ring the event used to wait
+        // for the head's completion, and a busy turn's wait could hold that back for a millisecond.
+        RawClient other;
+        QVERIFY(other.connectTo(m_server.serverPort()));
+        QTRY_COMPARE(m_server.accepted.size(), 1);
+        net::PlainSocket second(m_server.accepted.takeFirst());
+        const QByteArray head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n";
+        for (net::PlainSocket *s : {m_socket.get(), &second}) {
+            QVERIFY(s->write({head}));
+            QVERIFY(s->write({"data: first\n\n"}));
+        }
+        QCoreApplication::processEvents(); // one turn, not waiting
+        QCOMPARE(m_client.readSome(), head + "data: first\n\n");
+        QCOMPARE(other.readSome(), head + "data: first\n\n");
+        QTRY_COMPARE(m_socket->bytesToWrite() + second.bytesToWrite(), 0);
+    }
+
     void aSlowReaderGetsEveryByteInOrder()
     {
         // Far more than loopback's socket buffers hold: most of it has to wait with us.
