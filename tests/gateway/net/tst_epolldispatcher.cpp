@@ -262,10 +262,7 @@ private slots:
         // The gateway's case: a worker thread given the dispatcher before it starts, with Qt's own TCP
         // sockets on it (a node connection is one).
         QThread worker;
-        auto *dispatcher = new EpollDispatcher();
-        QVERIFY(dispatcher->isValid());
-        worker.setEventDispatcher(dispatcher);
-        worker.start();
+        QVERIFY(startOnTheWorkersLoop(worker));
         auto *server = new QTcpServer();
         server->moveToThread(&worker);
         quint16 port = 0;
@@ -305,10 +302,8 @@ private slots:
         // the ring is torn down, interrupts it to tidy up: a blocking call there with a time limit failed
         // with EINTR (CI saw a test's recv fail as a gateway it had stopped was torn down).
         QThread worker;
-        auto *dispatcher = new EpollDispatcher();
-        QVERIFY(dispatcher->isValid());
-        worker.setEventDispatcher(dispatcher);
-        worker.start();
+        EpollDispatcher *dispatcher = startOnTheWorkersLoop(worker);
+        QVERIFY(dispatcher);
         bool ring = false;
         QMetaObject::invokeMethod(dispatcher, [&] { ring = EpollDispatcher::ringOfCurrentThread() != nullptr; },
                                   Qt::BlockingQueuedConnection);
@@ -341,6 +336,18 @@ private slots:
     }
 
 private:
+    // Starts a thread on the dispatcher, as the gateway starts a worker; null if the kernel refused it.
+    static EpollDispatcher *startOnTheWorkersLoop(QThread &worker)
+    {
+        auto *dispatcher = new EpollDispatcher();
+        if (!dispatcher->isValid()) {
+            delete dispatcher;
+            return nullptr;
+        }
+        worker.setEventDispatcher(dispatcher); // the thread owns it from here
+        worker.start();
+        return dispatcher;
+    }
     // How many times the loop wakes while it runs for ms milliseconds with nothing to do.
     static int turnsWhile(int ms)
     {
