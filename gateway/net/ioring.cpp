@@ -105,6 +105,12 @@ void IoRing::submitPending()
 void IoRing::handOver()
 {
     io_uring_submit(m_ring.get());
+    handedOver();
+}
+
+void IoRing::handedOver()
+{
+    // The queue is the kernel's now: no send waits in it to be counted by the wait, or to grow (regrow).
     m_sendsQueued = 0;
     ++m_handOvers;
 }
@@ -241,8 +247,7 @@ void IoRing::submitAndWait(int timeoutMs)
     if (timeoutMs == 0 || io_uring_cq_ready(ring) > 0) {
         if (io_uring_sq_ready(ring) > 0 || kernelHolds)
             io_uring_submit_and_get_events(ring);
-        m_sendsQueued = 0;
-        ++m_handOvers;
+        handedOver();
         return;
     }
     // A send nearly always completes as it is handed over, inside this same call: its completion is no
@@ -251,8 +256,7 @@ void IoRing::submitAndWait(int timeoutMs)
     // take at once (a client's window full) completes later and may then leave the wait one short: the
     // wait is cut to a millisecond in those turns so such a completion is never held for long.
     const unsigned sends = m_sendsQueued;
-    m_sendsQueued = 0;
-    ++m_handOvers;
+    handedOver();
     if (sends > 0 && (timeoutMs < 0 || timeoutMs > 1))
         timeoutMs = 1;
     io_uring_cqe *cqe = nullptr;

@@ -114,7 +114,8 @@ public:
 private:
     IoRing() = default;
     io_uring_sqe *nextEntry(Handler *handler, int operation);
-    void handOver(); // the queue to the kernel, without waiting
+    void handOver();   // the queue to the kernel, without waiting
+    void handedOver(); // after any call that handed the queue over
 
     std::unique_ptr<io_uring> m_ring;
     io_uring_buf_ring *m_bufferRing = nullptr;
