@@ -413,6 +413,7 @@ void ProxyExchange::upstreamHead(const http::ResponseParser &response)
         m_totalTimer.stop();
     }
     m_filterUsage = m_usageAsked && m_sse;
+    m_usage.setWholeReply(!m_sse); // one JSON document: its usage figures are all there is to read
     QByteArray headers;
     {
         const QByteArrayView requestId = response.header("x-request-id");

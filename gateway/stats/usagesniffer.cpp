@@ -70,9 +70,16 @@ void UsageSniffer::feed(QByteArrayView data)
         const qsizetype head = std::min(Carry, data.size());
         std::memcpy(joined.data(), m_carry.data(), size_t(m_carryLength));
         std::memcpy(joined.data() + m_carryLength, data.data(), size_t(head));
-        scan(QByteArrayView(joined.data(), m_carryLength + head), m_carryLength);
+        const QByteArrayView joint(joined.data(), m_carryLength + head);
+        if (m_whole)
+            scanFigures(joint);
+        else
+            scan(joint, m_carryLength);
     }
-    scan(data, -1);
+    if (m_whole)
+        scanFigures(data);
+    else
+        scan(data, -1);
     // The carry is the last Carry bytes seen, across reads shorter than that too.
     if (data.size() >= Carry) {
         std::memcpy(m_carry.data(), data.data() + data.size() - Carry, size_t(Carry));
@@ -82,6 +89,31 @@ void UsageSniffer::feed(QByteArrayView data)
         std::memmove(m_carry.data(), m_carry.data() + m_carryLength - keepOld, size_t(keepOld));
         std::memcpy(m_carry.data() + keepOld, data.data(), size_t(data.size()));
         m_carryLength = keepOld + data.size();
+    }
+}
+
+void UsageSniffer::scanFigures(QByteArrayView text)
+{
+    // Figures are idempotent (the last seen wins), so a key seen again in the joint region does no harm.
+    constexpr qsizetype Suffix = sizeof("_tokens\"") - 1; // what every figure's key ends with
+    const bool chat = m_dialect == UsageDialect::Completions;
+    const QByteArrayView promptKey = chat ? PromptKey : InputKey;
+    const QByteArrayView completionKey = chat ? CompletionKey : OutputKey;
+    // The key whose underscore is at u: its opening quote sits (key length - Suffix) bytes before.
+    const auto figureAt = [&](qsizetype u, QByteArrayView key, qint64 *target) {
+        const qsizetype start = u - (key.size() - Suffix);
+        if (start >= 0)
+            readFigure(text, start, key, target);
+    };
+    const char *const begin = text.data();
+    const char *const end = begin + text.size();
+    for (const char *p = begin; p < end; ++p) {
+        p = static_cast<const char *>(std::memchr(p, '_', size_t(end - p)));
+        if (!p)
+            break;
+        const qsizetype u = p - begin;
+        figureAt(u, promptKey, &m_prompt);
+        figureAt(u, completionKey, &m_completion);
     }
 }
 

@@ -19,7 +19,10 @@
 // and the final one in message_delta, so until the second the estimate stands in.
 //
 // It runs on every body piece a node sends, so it allocates nothing and reads each byte once: one
-// pass over the piece's quote characters, each checked against the few keys of interest.
+// pass over the piece's quote characters, each checked against the few keys of interest. A reply that
+// is one JSON document (setWholeReply) has no chunks to count, only its figures, whose keys all end in
+// _tokens": that pass visits the piece's underscores instead, a handful where a reply has dozens of
+// quotes (about 2,000 instructions less per proxied request, docs/PERFORMANCE.md).
 
 #include <QByteArrayView>
 #include <array>
@@ -38,6 +41,8 @@ class UsageSniffer final
 public:
     explicit UsageSniffer(UsageDialect dialect = UsageDialect::Completions) : m_dialect(dialect) {}
 
+    // The node's answer is one JSON document, not an event stream: only the usage figures are read.
+    void setWholeReply(bool whole) { m_whole = whole; }
     void feed(QByteArrayView data);
     qint64 promptTokens() const { return m_prompt; }
     // Usage when the node reported it, otherwise the counted stream events (or -1).
@@ -58,6 +63,8 @@ public:
 private:
     // carried: in the joint region, how many of its bytes came from the carry (-1: the new data).
     void scan(QByteArrayView text, qsizetype carried);
+    // A whole reply's figures alone, by their keys' underscores; same contract as scan().
+    void scanFigures(QByteArrayView text);
     template<typename Event>
     void scanNewApis(QByteArrayView text, qsizetype pos, char first, const Event &event);
 
@@ -67,6 +74,7 @@ private:
     qint64 m_completion = -1;
     qint64 m_events = 0;
     bool m_provisional = false; // a Messages stream between message_start and message_delta
+    bool m_whole = false;
     UsageDialect m_dialect;
 };
 

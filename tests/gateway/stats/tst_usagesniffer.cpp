@@ -67,6 +67,25 @@ QByteArray messagesEnd(int output)
            "\"usage\":{\"input_tokens\":17,\"output_tokens\":" + QByteArray::number(output) + "}}\n\n"
            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 }
+// A non-streamed chat completion as vLLM sends it, with a reply whose text quotes usage-like keys
+// (escaped inside the string, so not the reply's own figures) and the figures' detail objects.
+QByteArray wholeChatReply()
+{
+    return R"({"id":"chatcmpl-9","object":"chat.completion","created":1,"model":"m1","choices":[{"index":0,)"
+           "\"message\":{\"role\":\"assistant\",\"content\":\"Set \\\"prompt_tokens\\\": 999 and "
+           "\\\"completion_tokens\\\": 998_\","
+           R"("tool_calls":[]},"logprobs":null,"finish_reason":"stop","stop_reason":null}],)"
+           R"("usage":{"prompt_tokens":1234,"total_tokens":1311,"completion_tokens":77,)"
+           R"("prompt_tokens_details":null},"prompt_logprobs":null})";
+}
+
+// A non-streamed Messages reply: the cache figures end in input_tokens too, and must not be read as it.
+QByteArray wholeMessagesReply()
+{
+    return R"({"id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"Hi_there"}],)"
+           R"("stop_reason":"end_turn","usage":{"input_tokens":9,"cache_creation_input_tokens":100,)"
+           R"("cache_read_input_tokens":50,"output_tokens":2,"service_tier":"standard"}})";
+}
 } // namespace
 
 class TestUsageSniffer final : public QObject
@@ -197,6 +216,57 @@ private slots:
         QVERIFY(whole.usageReported());
         QCOMPARE(whole.completionTokens(), 2);
         QCOMPARE(whole.promptTokens(), 9);
+    }
+
+    // A reply that is one JSON document is read for its figures alone (setWholeReply): the request log
+    // and the node counters must show the same usage as the full scan, however the reply is cut.
+    void aWholeReplyGivesItsUsageHoweverItIsCut_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<qint64>("prompt");
+        QTest::addColumn<qint64>("completion");
+        QTest::newRow("chat") << int(UsageDialect::Completions) << wholeChatReply() << qint64(1234) << qint64(77);
+        QTest::newRow("messages") << int(UsageDialect::Messages) << wholeMessagesReply() << qint64(9) << qint64(2);
+        QTest::newRow("responses")
+            << int(UsageDialect::Responses)
+            << QByteArray(R"({"id":"resp_1","object":"response","output":[],"usage":{"input_tokens":21,)"
+                          R"("input_tokens_details":{"cached_tokens":0},"output_tokens":3,)"
+                          R"("output_tokens_details":{"reasoning_tokens":0},"total_tokens":24}})")
+            << qint64(21) << qint64(3);
+        QTest::newRow("usage before the text")
+            << int(UsageDialect::Completions)
+            << QByteArray(R"({"usage":{"prompt_tokens":5,"completion_tokens":6},"choices":[{"message":)"
+                          "{\"content\":\"under_scored text_tokens\\\" here\"}}]}")
+            << qint64(5) << qint64(6);
+    }
+    void aWholeReplyGivesItsUsageHoweverItIsCut()
+    {
+        QFETCH(int, dialect);
+        QFETCH(QByteArray, reply);
+        QFETCH(qint64, prompt);
+        QFETCH(qint64, completion);
+        const auto sniffed = [&](const QList<QByteArrayView> &reads) {
+            UsageSniffer u{UsageDialect(dialect)};
+            u.setWholeReply(true);
+            for (QByteArrayView read : reads)
+                u.feed(read);
+            return std::make_pair(u.promptTokens(), u.completionTokens());
+        };
+        const auto expected = std::make_pair(prompt, completion);
+        QCOMPARE(sniffed({reply}), expected);
+        for (qsizetype cut = 1; cut < reply.size(); ++cut) {
+            const QByteArrayView r(reply);
+            QVERIFY2(sniffed({r.first(cut), r.sliced(cut)}) == expected, qPrintable(QString::number(cut)));
+        }
+        QList<QByteArrayView> bytes;
+        for (qsizetype i = 0; i < reply.size(); ++i)
+            bytes.append(QByteArrayView(reply).sliced(i, 1));
+        QCOMPARE(sniffed(bytes), expected);
+
+        UsageSniffer full{UsageDialect(dialect)}; // the stream's scan reads the same figures
+        full.feed(reply);
+        QCOMPARE(std::make_pair(full.promptTokens(), full.completionTokens()), expected);
     }
 
     void numberCutAtTheEndOfARead()
