@@ -4,13 +4,16 @@
 //
 // Properties: neither depends on how the stream is cut into reads (for events within the filter's
 // hold bound, which fuzz inputs are); the filter's output never has more bytes than its input, and
-// what it leaves out is whole usage chunks or usage members.
+// what it leaves out is whole usage chunks or usage members. The same bytes read as a whole reply
+// (setWholeReply, each dialect) give figures that do not depend on the cut either, and are the figures
+// the stream's scan reads.
 
 #include "fuzzsplit.h"
 #include "proxy/usagechunkfilter.h"
 #include "stats/usagesniffer.h"
 
 #include <QByteArray>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 
@@ -23,6 +26,7 @@ struct Outcome
     QByteArray forClient;
     qint64 counted = 0;
     int removed = 0;
+    std::array<qint64, 6> wholeFigures{}; // prompt, completion for each dialect, read as a whole reply
     bool operator==(const Outcome &) const = default;
 };
 
@@ -31,10 +35,29 @@ Outcome run(const fuzz::SplitInput &in)
     Outcome out;
     stats::UsageSniffer sniffer;
     proxy::UsageChunkFilter filter;
+    constexpr std::array dialects{stats::UsageDialect::Completions, stats::UsageDialect::Responses,
+                                  stats::UsageDialect::Messages};
+    std::array<stats::UsageSniffer, 3> streamed, whole;
+    for (size_t i = 0; i < dialects.size(); ++i) {
+        streamed[i] = stats::UsageSniffer(dialects[i]);
+        whole[i] = stats::UsageSniffer(dialects[i]);
+        whole[i].setWholeReply(true);
+    }
     fuzz::forEachPiece(in, [&](QByteArrayView piece) {
         sniffer.feed(piece);
         out.forClient.append(filter.feed(piece));
+        for (size_t i = 0; i < dialects.size(); ++i) {
+            streamed[i].feed(piece);
+            whole[i].feed(piece);
+        }
     });
+    for (size_t i = 0; i < dialects.size(); ++i) {
+        out.wholeFigures[2 * i] = whole[i].promptTokens();
+        out.wholeFigures[2 * i + 1] = whole[i].completionTokens();
+        FUZZ_ASSERT(whole[i].promptTokens() == streamed[i].promptTokens());
+        if (streamed[i].usageReported())
+            FUZZ_ASSERT(whole[i].completionTokens() == streamed[i].completionTokens());
+    }
     out.forClient.append(filter.takeHeld());
     out.counted = sniffer.countedChunks();
     out.removed = filter.removedChunks();
