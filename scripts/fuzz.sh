@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
-all=(requestparser chunkeddecoder responseparser prometheustext config requestbody multipartform)
+all=(requestparser chunkeddecoder responseparser prometheustext config requestbody streamusage multipartform)
 [[ $# -gt 0 ]] && fuzzers=("$@") || fuzzers=("${all[@]}")
 jobs="${FUZZ_JOBS:-1}"
 

@@ -26,17 +26,29 @@ constexpr QByteArrayView ThinkingDelta = "\"thinking\":\"";
 constexpr QByteArrayView MessageStart = "\"message_start\"";
 constexpr QByteArrayView MessageDelta = "\"message_delta\"";
 
+// Between a key and its number JSON puts a colon and perhaps a little white space; a token count has
+// at most 15 digits. What is longer is no figure: it could not be told apart from bytes cut across
+// reads, since the carry that joins two reads holds a key, its separators and its number only.
+constexpr qsizetype MaxSeparators = 8;
+constexpr qsizetype MaxDigits = 15;
+static_assert(UsageSniffer::Carry >= 19 /* "completion_tokens" */ + MaxSeparators + MaxDigits + 2,
+              "a figure and the byte after it fit in the carry");
+
 // Reads the integer after a key; complete is false when the number may continue in the next read.
 qint64 numberAfter(QByteArrayView text, qsizetype pos, bool *complete)
 {
-    while (pos < text.size() && (text[pos] == ' ' || text[pos] == ':'))
-        ++pos;
+    *complete = true;
+    for (qsizetype separators = 0; pos < text.size() && (text[pos] == ' ' || text[pos] == ':'); ++pos) {
+        if (++separators > MaxSeparators)
+            return -1;
+    }
     qint64 n = 0;
     qsizetype digits = 0;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && digits < 15) {
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+        if (++digits > MaxDigits)
+            return -1;
         n = n * 10 + (text[pos] - '0');
         ++pos;
-        ++digits;
     }
     *complete = digits > 0 && pos < text.size();
     return digits > 0 ? n : -1;

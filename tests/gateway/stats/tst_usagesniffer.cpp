@@ -269,6 +269,22 @@ private slots:
         QCOMPARE(std::make_pair(full.promptTokens(), full.completionTokens()), expected);
     }
 
+    void farFromItsKeyOrTooLongIsNoFigure()
+    {
+        // Beyond what JSON's separators and a token count need, a match could not be told apart from
+        // bytes cut across reads (the fuzzer found one that read differently when split).
+        for (bool whole : {false, true}) {
+            UsageSniffer u;
+            u.setWholeReply(whole);
+            u.feed(R"({"usage":{"prompt_tokens"::::::::::7,"completion_tokens":1234567890123456}})");
+            QCOMPARE(u.promptTokens(), -1);
+            QCOMPARE(u.completionTokens(), -1);
+            u.feed(R"({"usage":{"prompt_tokens" : 7,"completion_tokens":123456789012345}})");
+            QCOMPARE(u.promptTokens(), 7);
+            QCOMPARE(u.completionTokens(), 123456789012345);
+        }
+    }
+
     void numberCutAtTheEndOfARead()
     {
         UsageSniffer u;
