@@ -22,7 +22,7 @@
 // pass over the piece's quote characters, each checked against the few keys of interest. A reply that
 // is one JSON document (setWholeReply) has no chunks to count, only its figures, whose keys all end in
 // _tokens": that pass visits the piece's underscores instead, a handful where a reply has dozens of
-// quotes (about 2,000 instructions less per proxied request, docs/PERFORMANCE.md).
+// quotes (about 1,500 instructions less per proxied request, docs/PERFORMANCE.md).
 
 #include <QByteArrayView>
 #include <array>
