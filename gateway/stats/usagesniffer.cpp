@@ -82,16 +82,9 @@ void UsageSniffer::feed(QByteArrayView data)
         const qsizetype head = std::min(Carry, data.size());
         std::memcpy(joined.data(), m_carry.data(), size_t(m_carryLength));
         std::memcpy(joined.data() + m_carryLength, data.data(), size_t(head));
-        const QByteArrayView joint(joined.data(), m_carryLength + head);
-        if (m_whole)
-            scanFigures(joint);
-        else
-            scan(joint, m_carryLength);
+        scanPiece(QByteArrayView(joined.data(), m_carryLength + head), m_carryLength);
     }
-    if (m_whole)
-        scanFigures(data);
-    else
-        scan(data, -1);
+    scanPiece(data, -1);
     // The carry is the last Carry bytes seen, across reads shorter than that too.
     if (data.size() >= Carry) {
         std::memcpy(m_carry.data(), data.data() + data.size() - Carry, size_t(Carry));
@@ -102,6 +95,14 @@ void UsageSniffer::feed(QByteArrayView data)
         std::memcpy(m_carry.data() + keepOld, data.data(), size_t(data.size()));
         m_carryLength = keepOld + data.size();
     }
+}
+
+void UsageSniffer::scanPiece(QByteArrayView text, qsizetype carried)
+{
+    if (m_whole)
+        scanFigures(text);
+    else
+        scan(text, carried);
 }
 
 void UsageSniffer::scanFigures(QByteArrayView text)

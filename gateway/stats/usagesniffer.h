@@ -62,6 +62,8 @@ public:
 
 private:
     // carried: in the joint region, how many of its bytes came from the carry (-1: the new data).
+    // scanPiece reads a piece the way this reply is read: scan() a stream, scanFigures() a whole reply.
+    void scanPiece(QByteArrayView text, qsizetype carried);
     void scan(QByteArrayView text, qsizetype carried);
     // A whole reply's figures alone, by their keys' underscores; same contract as scan().
     void scanFigures(QByteArrayView text);
