@@ -92,27 +92,7 @@ for t in switchyard haproxy; do
   echo "$t: added per-event delay p50 $(stat "${a[@]}") µs, p99 $(stat "${b[@]}") µs (target p99 ≤ 1000); added time to first event p50 $(stat "${c[@]}") µs"
 done
 echo
-# All rounds' events pooled per target: a round's p99 is its 10th-worst event, so the medians above
-# move with a few late wake-ups; 9,000 events give a p99 that a handful of them cannot decide.
-python3 - "$work" <<'PY'
-import sys
-work = sys.argv[1]
-def load(t):
-    return sorted(int(line) for line in open("%s/delays.%s" % (work, t)))
-def q(s, p):
-    return s[min(len(s) - 1, int(p * len(s)))] / 1000.0
-d = {t: load(t) for t in ("direct", "switchyard", "haproxy")}
-print("pooled over all rounds (%d events each): µs" % len(d["direct"]))
-print("| target | p50 | p99 | p99.9 | added p50 | added p99 |")
-print("| --- | --- | --- | --- | --- | --- |")
-for t in ("direct", "switchyard", "haproxy"):
-    s = d[t]
-    print("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |" % (t, q(s, .5), q(s, .99), q(s, .999),
-          q(s, .5) - q(d["direct"], .5), q(s, .99) - q(d["direct"], .99)))
-added = lambda t: q(d[t], .99) - q(d["direct"], .99)
-print("switchyard/haproxy: p99 %.2f×, added p99 %.2f× (target ≤ 1.0)" % (
-    q(d["switchyard"], .99) / q(d["haproxy"], .99), added("switchyard") / max(1e-9, added("haproxy"))))
-PY
+python3 "$root/bench/perf/ssebench.py" pooled "$work"
 echo
 python3 "$root/bench/perf/ssebench.py" concurrency "http://127.0.0.1:$SW" --pid "$swpid" --streams "$open_streams" |
   grep RESULT | sed -E 's/^RESULT concurrency //' |
